@@ -1,0 +1,449 @@
+//! Language-neutral facts a frontend extracts from one file while its syntax tree
+//! is alive. Everything a later stage needs that has structure is stored here as
+//! structure: a callee is a receiver path plus a name, an argument is a shape, a
+//! type is a path of segments with arguments. No later stage re-parses text.
+
+use crate::lang::Language;
+
+/// Index of a declaration inside one file's `FileFacts::decls`.
+pub type DeclIdx = u32;
+/// Index of a scope inside one file's `FileFacts::scopes`.
+pub type ScopeIdx = u32;
+/// Index of a call inside one file's `FileFacts::calls`.
+pub type CallIdx = u32;
+
+/// Everything one file contributes to the tree.
+#[derive(Debug, Clone)]
+pub struct FileFacts {
+    /// Path relative to the analysed root, `/`-separated.
+    pub path: String,
+    pub language: Language,
+    /// Module identity: Python dotted module names this file answers to (the
+    /// package-relative name first, then the root-relative one when different);
+    /// Java: the package (`org.jsoup.nodes`, empty for the default package).
+    pub module: Vec<String>,
+    /// True for a Python package's `__init__.py`.
+    pub is_package_init: bool,
+    pub parse_errors: u32,
+    pub decls: Vec<Decl>,
+    /// Scope 0 is the file/module scope.
+    pub scopes: Vec<Scope>,
+    pub imports: Vec<Import>,
+    pub calls: Vec<Call>,
+    /// Functions used as values (callbacks, method references, table entries).
+    pub refs: Vec<ValueRef>,
+    /// Python: a literal `__all__` at module level, when written.
+    pub all_names: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DeclKind {
+    Class,
+    Interface,
+    Enum,
+    Record,
+    Function,
+    Method,
+    Constructor,
+    Lambda,
+}
+
+impl DeclKind {
+    pub fn token(self) -> &'static str {
+        match self {
+            DeclKind::Class => "class",
+            DeclKind::Interface => "interface",
+            DeclKind::Enum => "enum",
+            DeclKind::Record => "record",
+            DeclKind::Function => "function",
+            DeclKind::Method => "method",
+            DeclKind::Constructor => "constructor",
+            DeclKind::Lambda => "lambda",
+        }
+    }
+
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            DeclKind::Class | DeclKind::Interface | DeclKind::Enum | DeclKind::Record
+        )
+    }
+
+    pub fn is_callable(self) -> bool {
+        !self.is_type()
+    }
+}
+
+/// A type as the source writes it: `pkg.Outer.Inner<A, B>` is the path
+/// `["pkg", "Outer", "Inner"]` with two arguments. `Self`-like forms are flagged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TypeRef {
+    pub path: Vec<String>,
+    pub args: Vec<TypeRef>,
+    /// `-> Self`, `-> "C"` naming the enclosing class, Java `return this` typed.
+    pub is_self: bool,
+    /// Array / variadic element (Java `T[]`): members are the array's, not T's.
+    pub array: bool,
+}
+
+impl TypeRef {
+    pub fn simple(name: &str) -> TypeRef {
+        TypeRef {
+            path: vec![name.to_string()],
+            args: Vec::new(),
+            is_self: false,
+            array: false,
+        }
+    }
+
+    pub fn self_type() -> TypeRef {
+        TypeRef {
+            path: Vec::new(),
+            args: Vec::new(),
+            is_self: true,
+            array: false,
+        }
+    }
+
+    pub fn last(&self) -> Option<&str> {
+        self.path.last().map(String::as_str)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    pub ty: Option<TypeRef>,
+    /// Python `*args` / `**kwargs`, Java `T... xs`.
+    pub variadic: bool,
+    pub keyword_variadic: bool,
+    pub has_default: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Decl {
+    pub name: String,
+    pub kind: DeclKind,
+    /// The enclosing declaration (the class of a method, the function of a nested def).
+    pub parent: Option<DeclIdx>,
+    /// The scope the name is bound in.
+    pub scope: ScopeIdx,
+    /// The scope the declaration opens (its body).
+    pub body: Option<ScopeIdx>,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub params: Vec<Param>,
+    /// Java `static`, Python `@staticmethod`.
+    pub is_static: bool,
+    /// Python `@classmethod`.
+    pub is_classmethod: bool,
+    /// Python `@property`: reading the attribute calls it, so `x.p.m()` walks its return type.
+    pub is_property: bool,
+    pub returns: Option<TypeRef>,
+    /// Base classes and implemented interfaces as written.
+    pub bases: Vec<TypeRef>,
+    /// Fields with a written type (`self.x: T`, `private T x;`, class-level `x: T`).
+    pub fields: Vec<Field>,
+    /// What the body returns when it is knowable from structure: a function named
+    /// by every `return` (a factory), or `this`/`self`.
+    pub returns_value: Option<ReturnValue>,
+    /// Number of type parameters the declaration introduces.
+    pub type_params: Vec<String>,
+}
+
+impl Decl {
+    /// (min, max) positional arity a call may give; `None` max = unbounded.
+    pub fn arity(&self) -> (u32, Option<u32>) {
+        let mut min = 0u32;
+        let mut max = Some(0u32);
+        for p in &self.params {
+            if p.keyword_variadic {
+                continue;
+            }
+            if p.variadic {
+                max = None;
+                continue;
+            }
+            if !p.has_default {
+                min += 1;
+            }
+            if let Some(m) = max.as_mut() {
+                *m += 1;
+            }
+        }
+        (min, max)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum ReturnValue {
+    /// Every `return` names the same function (or class) by a bare name.
+    Name(String),
+    /// `return self` / `return this`.
+    SelfValue,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: String,
+    pub ty: Option<TypeRef>,
+    /// Python: `self.x = C()` etc. when no annotation is written.
+    pub value: Option<ValueExpr>,
+    pub line: u32,
+    pub is_static: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeKind {
+    Module,
+    Class,
+    Function,
+    Lambda,
+    Block,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scope {
+    pub kind: ScopeKind,
+    pub parent: Option<ScopeIdx>,
+    /// The declaration whose body this is.
+    pub owner: Option<DeclIdx>,
+    /// Bindings in source order.
+    pub bindings: Vec<Binding>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub name: String,
+    /// Line of the write; reads pick the nearest write before them.
+    pub line: u32,
+    pub value: BindingValue,
+}
+
+#[derive(Debug, Clone)]
+pub enum BindingValue {
+    /// `def f` / `class C` / a Java member.
+    Decl(DeclIdx),
+    /// A parameter of the scope's function: position and written type.
+    Param { index: u32, ty: Option<TypeRef> },
+    /// An import binding (index into `FileFacts::imports`).
+    Import(u32),
+    /// A local (or module-level) variable with a written type and possibly a value.
+    Typed { ty: TypeRef, value: Option<ValueExpr> },
+    /// A local assigned a value.
+    Value(ValueExpr),
+    /// A name whose value the engine cannot follow (loop variable, `with … as`).
+    Opaque,
+}
+
+/// What an assignment's right-hand side is, as structure.
+#[derive(Debug, Clone)]
+pub enum ValueExpr {
+    /// A bare name: `h = f`.
+    Name(String),
+    /// `a.b.c` (attribute read): the receiver path and the last member.
+    Attribute { path: Vec<String> },
+    /// The result of the call at this index of the same file.
+    CallResult(CallIdx),
+    /// `C()` in Python is a call; Java `new T()` is this.
+    New(TypeRef),
+    /// `{"k": f, …}` with literal keys.
+    Dict(Vec<(Key, ValueExpr)>),
+    /// `[f, g]` / `(f, g)`.
+    Sequence(Vec<ValueExpr>),
+    /// `d["k"]` / `a[0]`: a subscript of a name by a literal key.
+    Subscript { base: Box<ValueExpr>, key: Key },
+    /// A lambda declared at this index.
+    Lambda(DeclIdx),
+    Literal(LiteralType),
+    /// Starred element of an unpacking, or anything else.
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    Str(String),
+    Int(i64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LiteralType {
+    Str,
+    Int,
+    Long,
+    Float,
+    Double,
+    Bool,
+    Char,
+    None,
+    Bytes,
+    List,
+    Dict,
+    Set,
+    Tuple,
+}
+
+impl LiteralType {
+    /// The type name the language gives the literal (Java primitives, Python builtins).
+    pub fn type_name(self, java: bool) -> &'static str {
+        match (self, java) {
+            (LiteralType::Str, true) => "String",
+            (LiteralType::Str, false) => "str",
+            (LiteralType::Int, true) => "int",
+            (LiteralType::Int, false) => "int",
+            (LiteralType::Long, _) => "long",
+            (LiteralType::Float, true) => "float",
+            (LiteralType::Float, false) => "float",
+            (LiteralType::Double, _) => "double",
+            (LiteralType::Bool, true) => "boolean",
+            (LiteralType::Bool, false) => "bool",
+            (LiteralType::Char, _) => "char",
+            (LiteralType::None, true) => "null",
+            (LiteralType::None, false) => "NoneType",
+            (LiteralType::Bytes, _) => "bytes",
+            (LiteralType::List, _) => "list",
+            (LiteralType::Dict, _) => "dict",
+            (LiteralType::Set, _) => "set",
+            (LiteralType::Tuple, _) => "tuple",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Import {
+    pub line: u32,
+    pub kind: ImportKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum ImportKind {
+    /// Python `import a.b.c` (binds `a`) or `import a.b as x` (binds x to a.b).
+    Module { path: Vec<String>, alias: Option<String> },
+    /// Python `from (level dots)m import name as alias`.
+    From {
+        level: u32,
+        module: Vec<String>,
+        name: String,
+        alias: Option<String>,
+    },
+    /// Python `from m import *`.
+    Star { level: u32, module: Vec<String> },
+    /// Java `import a.b.C;` (single type) — binds C.
+    JavaType { path: Vec<String> },
+    /// Java `import a.b.*;` (on demand).
+    JavaOnDemand { path: Vec<String> },
+    /// Java `import static a.b.C.m;`.
+    JavaStatic { path: Vec<String> },
+    /// Java `import static a.b.C.*;`.
+    JavaStaticOnDemand { path: Vec<String> },
+}
+
+/// How a call site names what it calls.
+#[derive(Debug, Clone)]
+pub enum Callee {
+    /// `f()`.
+    Name(String),
+    /// `recv.name()`.
+    Member { receiver: Receiver, name: String },
+    /// `d["k"]()` / `a[0]()`.
+    Subscript { base: Receiver, key: Option<Key> },
+    /// Anything computed: `(f or g)()`, `f()()`, `getattr(o, n)()`.
+    Dynamic,
+}
+
+/// The receiver of a member call, as structure.
+#[derive(Debug, Clone)]
+pub enum Receiver {
+    /// A dotted path of names: `self.a.b` is `["self", "a", "b"]`.
+    Path(Vec<String>),
+    /// The result of the call at this index of the same file (`a.b().c()`).
+    Call(CallIdx),
+    /// Python `super()` / `super(C, self)`, Java `super`.
+    Super,
+    /// Java `(new T(...)).m()`.
+    New(TypeRef),
+    /// A literal: `"abc".upper()`.
+    Literal(LiteralType),
+    /// A path read after a call: `f().a.b` → call index then the field path.
+    CallThen { call: CallIdx, path: Vec<String> },
+    /// Java `Outer.this`.
+    QualifiedThis(String),
+    Unknown,
+}
+
+/// What kind of call the syntax makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallKind {
+    Call,
+    /// Java `new T()`.
+    New,
+    /// Python `@d` above a definition.
+    Decorator,
+    /// Python `for x in it:` — the implicit `__iter__` call on `it`.
+    Iter,
+    /// Python `for x in it:` — the implicit `__next__` call on the iterator.
+    Next,
+    /// Java `super(...)` / `this(...)` explicit constructor invocation.
+    ConstructorChain,
+}
+
+/// An argument's shape, enough for the overload pass and value flow.
+#[derive(Debug, Clone)]
+pub enum ArgShape {
+    Literal(LiteralType),
+    Name(String),
+    /// A dotted path (`this.x`, `a.b`).
+    Path(Vec<String>),
+    New(TypeRef),
+    Call(CallIdx),
+    Lambda,
+    /// Java `X.class`.
+    ClassLiteral,
+    /// Java `(T) x`.
+    Cast(TypeRef),
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub line: u32,
+    pub column: u32,
+    /// The declaration whose body contains the call (None at module level).
+    pub caller: Option<DeclIdx>,
+    /// The innermost scope containing the call.
+    pub scope: ScopeIdx,
+    pub callee: Callee,
+    pub kind: CallKind,
+    pub args: Vec<ArgShape>,
+    /// Python keyword arguments count too, for arity; kept apart.
+    pub keyword_args: u32,
+    /// `*args` / `**kw` splats make the count unknowable.
+    pub has_splat: bool,
+    pub type_args: u32,
+    /// The callee as written, for people (`self.cart.total`).
+    pub wrote: String,
+}
+
+impl Call {
+    pub fn name(&self) -> &str {
+        match &self.callee {
+            Callee::Name(n) => n,
+            Callee::Member { name, .. } => name,
+            Callee::Subscript { .. } => "[]",
+            Callee::Dynamic => "",
+        }
+    }
+}
+
+/// A function used as a value: passed, stored, or a method reference.
+#[derive(Debug, Clone)]
+pub struct ValueRef {
+    pub line: u32,
+    pub column: u32,
+    pub caller: Option<DeclIdx>,
+    pub scope: ScopeIdx,
+    /// The referenced function as a callee shape: `f` → Name, `Type::m` → Member.
+    pub target: Callee,
+    pub wrote: String,
+}

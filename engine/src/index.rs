@@ -1,0 +1,233 @@
+//! `TreeIndex`: built once from every file's facts, read-only afterwards. Every
+//! lookup the resolver makes is a hash hit here, never a scan over declarations.
+
+use std::collections::HashMap;
+
+use crate::facts::{Decl, DeclIdx, FileFacts};
+use crate::lang::Language;
+
+/// A declaration anywhere in the tree: its file and its index in that file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Eid {
+    pub file: u32,
+    pub decl: DeclIdx,
+}
+
+pub struct TreeIndex<'a> {
+    pub files: &'a [FileFacts],
+    /// Global entity id of each file's first declaration.
+    offsets: Vec<u32>,
+    qualified: Vec<Vec<String>>,
+    by_qname: HashMap<String, Vec<Eid>>,
+    by_name: HashMap<String, Vec<Eid>>,
+    /// Python module name → files answering to it.
+    modules: HashMap<String, Vec<u32>>,
+    /// Java package → files in it.
+    packages: HashMap<String, Vec<u32>>,
+    /// Java fully qualified type name (`a.b.Outer.Inner`) → type declarations.
+    java_types: HashMap<String, Vec<Eid>>,
+    /// Members (methods, constructors, nested types) of a type, by name.
+    members: HashMap<Eid, HashMap<String, Vec<Eid>>>,
+    /// Declarations bound at a file's top level, by name.
+    top_level: Vec<HashMap<String, Vec<DeclIdx>>>,
+    /// Every path of the tree, for file lookups.
+    by_path: HashMap<String, u32>,
+    /// Python: package directories that have files (namespace packages included).
+    package_dirs: HashMap<String, Vec<u32>>,
+}
+
+impl<'a> TreeIndex<'a> {
+    pub fn build(files: &'a [FileFacts]) -> TreeIndex<'a> {
+        let mut index = TreeIndex {
+            files,
+            offsets: Vec::with_capacity(files.len()),
+            qualified: Vec::with_capacity(files.len()),
+            by_qname: HashMap::new(),
+            by_name: HashMap::new(),
+            modules: HashMap::new(),
+            packages: HashMap::new(),
+            java_types: HashMap::new(),
+            members: HashMap::new(),
+            top_level: Vec::with_capacity(files.len()),
+            by_path: HashMap::new(),
+            package_dirs: HashMap::new(),
+        };
+        let mut next = 0u32;
+        for (fi, file) in files.iter().enumerate() {
+            let fi = fi as u32;
+            index.offsets.push(next);
+            next += file.decls.len() as u32;
+            index.by_path.insert(file.path.clone(), fi);
+            index.add_module_identity(fi, file);
+            let qnames = qualified_names(file);
+            let mut top = HashMap::new();
+            for (di, decl) in file.decls.iter().enumerate() {
+                let eid = Eid { file: fi, decl: di as DeclIdx };
+                index.by_qname.entry(qnames[di].clone()).or_insert_with(Vec::new).push(eid);
+                index.by_name.entry(decl.name.clone()).or_insert_with(Vec::new).push(eid);
+                match decl.parent {
+                    Some(p) if file.decls[p as usize].kind.is_type() => {
+                        index
+                            .members
+                            .entry(Eid { file: fi, decl: p })
+                            .or_default()
+                            .entry(decl.name.clone())
+                            .or_insert_with(Vec::new)
+                            .push(eid);
+                    }
+                    None => top.entry(decl.name.clone()).or_insert_with(Vec::new).push(di as DeclIdx),
+                    _ => {}
+                }
+                if file.language == Language::Java && decl.kind.is_type() {
+                    let fqn = java_type_name(file, di as DeclIdx);
+                    index.java_types.entry(fqn).or_insert_with(Vec::new).push(eid);
+                }
+            }
+            index.top_level.push(top);
+            index.qualified.push(qnames);
+        }
+        index
+    }
+
+    fn add_module_identity(&mut self, fi: u32, file: &FileFacts) {
+        match file.language {
+            Language::Python => {
+                for name in &file.module {
+                    self.modules.entry(name.clone()).or_default().push(fi);
+                }
+                if let Some((dir, _)) = file.path.rsplit_once('/') {
+                    self.package_dirs.entry(dir.to_string()).or_default().push(fi);
+                }
+            }
+            Language::Java => {
+                let package = file.module.first().cloned().unwrap_or_default();
+                self.packages.entry(package).or_default().push(fi);
+            }
+        }
+    }
+
+    pub fn file(&self, fi: u32) -> &'a FileFacts {
+        &self.files[fi as usize]
+    }
+
+    pub fn decl(&self, eid: Eid) -> &'a Decl {
+        &self.files[eid.file as usize].decls[eid.decl as usize]
+    }
+
+    /// The report's entity id.
+    pub fn entity_id(&self, eid: Eid) -> u32 {
+        self.offsets[eid.file as usize] + eid.decl
+    }
+
+    pub fn entity_count(&self) -> usize {
+        self.files.iter().map(|f| f.decls.len()).sum()
+    }
+
+    pub fn qualified_name(&self, eid: Eid) -> &str {
+        &self.qualified[eid.file as usize][eid.decl as usize]
+    }
+
+    /// Every declaration sharing a qualified name (overloads, redefinitions).
+    pub fn same_qualified_name(&self, eid: Eid) -> &[Eid] {
+        self.by_qname
+            .get(self.qualified_name(eid))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Declarations anywhere in the tree with this simple name.
+    pub fn by_name(&self, name: &str) -> &[Eid] {
+        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn declares_name(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    pub fn python_module(&self, dotted: &str) -> &[u32] {
+        self.modules.get(dotted).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn is_python_package_dir(&self, dir: &str) -> bool {
+        self.package_dirs.contains_key(dir)
+    }
+
+    pub fn java_package(&self, package: &str) -> &[u32] {
+        self.packages.get(package).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn java_type(&self, fqn: &str) -> &[Eid] {
+        self.java_types.get(fqn).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Members declared directly on a type (not its bases).
+    pub fn members(&self, ty: Eid, name: &str) -> &[Eid] {
+        self.members
+            .get(&ty)
+            .and_then(|m| m.get(name))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    pub fn has_members(&self, ty: Eid) -> bool {
+        self.members.contains_key(&ty)
+    }
+
+    /// Declarations bound at a file's top level with this name.
+    pub fn top_level(&self, fi: u32, name: &str) -> Vec<Eid> {
+        self.top_level[fi as usize]
+            .get(name)
+            .map(|v| v.iter().map(|&d| Eid { file: fi, decl: d }).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn file_by_path(&self, path: &str) -> Option<u32> {
+        self.by_path.get(path).copied()
+    }
+
+    /// The type declaration that encloses a declaration (a method's class).
+    pub fn enclosing_type(&self, eid: Eid) -> Option<Eid> {
+        let file = self.file(eid.file);
+        let mut cur = file.decls[eid.decl as usize].parent;
+        while let Some(p) = cur {
+            if file.decls[p as usize].kind.is_type() {
+                return Some(Eid { file: eid.file, decl: p });
+            }
+            cur = file.decls[p as usize].parent;
+        }
+        None
+    }
+}
+
+/// `path::Outer::inner` for every declaration of a file; lambdas are `<lambdaN>`
+/// numbered in source order within the file.
+fn qualified_names(file: &FileFacts) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(file.decls.len());
+    for decl in &file.decls {
+        // Parents precede children in `decls`, so the parent's name is ready.
+        let prefix = match decl.parent {
+            Some(p) => out[p as usize].clone(),
+            None => file.path.clone(),
+        };
+        out.push(format!("{prefix}::{}", decl.name));
+    }
+    out
+}
+
+/// `package.Outer.Inner` for a Java type declaration.
+fn java_type_name(file: &FileFacts, decl: DeclIdx) -> String {
+    let mut parts = Vec::new();
+    let mut cur = Some(decl);
+    while let Some(d) = cur {
+        let decl = &file.decls[d as usize];
+        parts.push(decl.name.as_str());
+        cur = decl.parent;
+    }
+    parts.reverse();
+    let package = file.module.first().map(String::as_str).unwrap_or("");
+    if package.is_empty() {
+        parts.join(".")
+    } else {
+        format!("{package}.{}", parts.join("."))
+    }
+}

@@ -1,0 +1,6 @@
+//! Java: frontend (tree → FileFacts), policy (closed lists, rule order) and the
+//! rules only Java has. See README.md in this folder.
+
+pub mod frontend;
+pub mod policy;
+pub mod resolve;

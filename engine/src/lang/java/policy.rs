@@ -1,0 +1,5 @@
+//! Java policy: the families this language places with, in rule order.
+
+use crate::resolve::family::Family;
+
+pub const FAMILIES: &[Family] = &[];

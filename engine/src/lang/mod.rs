@@ -1,0 +1,67 @@
+//! The language registry. Adding a language touches its own folder and one line in
+//! [`Language::ALL`] plus its arm in the `match`es below.
+
+pub mod java;
+pub mod python;
+
+use crate::facts::FileFacts;
+use crate::resolve::family::Family;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    Python,
+    Java,
+}
+
+impl Language {
+    pub const ALL: &'static [Language] = &[Language::Python, Language::Java];
+
+    pub fn token(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::Java => "java",
+        }
+    }
+
+    pub fn from_token(token: &str) -> Option<Language> {
+        Language::ALL.iter().copied().find(|l| l.token() == token)
+    }
+
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Language::Python => &["py", "pyi"],
+            Language::Java => &["java"],
+        }
+    }
+
+    pub fn for_path(path: &str) -> Option<Language> {
+        let ext = path.rsplit_once('.').map(|(_, e)| e)?;
+        Language::ALL
+            .iter()
+            .copied()
+            .find(|l| l.extensions().contains(&ext))
+    }
+
+    /// The families this language's resolver may place with, in rule order.
+    pub fn families(self) -> &'static [Family] {
+        match self {
+            Language::Python => python::policy::FAMILIES,
+            Language::Java => java::policy::FAMILIES,
+        }
+    }
+
+    pub fn tree_sitter_language(self) -> tree_sitter::Language {
+        match self {
+            Language::Python => tree_sitter_python::LANGUAGE.into(),
+            Language::Java => tree_sitter_java::LANGUAGE.into(),
+        }
+    }
+
+    /// Turns one parsed tree into facts; the tree is dropped by the caller afterwards.
+    pub fn extract(self, path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
+        match self {
+            Language::Python => python::frontend::extract(path, source, tree),
+            Language::Java => java::frontend::extract(path, source, tree),
+        }
+    }
+}

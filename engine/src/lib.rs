@@ -1,0 +1,75 @@
+//! The call-graph engine: discover → parse + extract (parallel) → FileFacts →
+//! TreeIndex → resolve (ordered rules, one funnel) → overload pass → Report.
+//! See docs/ARCHITECTURE.md.
+
+pub mod discover;
+pub mod error;
+pub mod explain;
+pub mod facts;
+pub mod index;
+pub mod lang;
+pub mod limits;
+pub mod parse;
+pub mod report;
+pub mod resolve;
+
+use std::path::Path;
+
+use error::EngineError;
+use lang::Language;
+use limits::Limits;
+
+/// What a run is asked to do.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub languages: Vec<Language>,
+    pub limits: Limits,
+    /// Worker threads; 0 = one per core. The output does not depend on it.
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { languages: Language::ALL.to_vec(), limits: Limits::from_env(), threads: 0 }
+    }
+}
+
+/// Everything the stages produced, for the report and for `explain`.
+pub struct Analysis {
+    pub facts: Vec<facts::FileFacts>,
+    pub file_meta: Vec<(String, u64)>,
+    pub skipped: Vec<discover::Skipped>,
+}
+
+/// Discover, read and extract facts from every file (the syntax trees are gone
+/// when this returns).
+pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> {
+    let found = discover::discover(root, &options.languages, &options.limits)?;
+    let file_meta: Vec<(String, u64)> =
+        found.files.iter().map(|f| (f.sha256.clone(), f.bytes.len() as u64)).collect();
+    let mut facts = parse::extract_all(&found.files, &options.limits);
+    lang::python::frontend::assign_module_names(&mut facts);
+    Ok(Analysis { facts, file_meta, skipped: found.skipped })
+}
+
+/// Analyse a tree and build its report.
+pub fn analyze(root: &Path, options: &Options) -> Result<report::Report, EngineError> {
+    with_pool(options.threads, || {
+        let analysis = extract(root, options)?;
+        let index = index::TreeIndex::build(&analysis.facts);
+        let hierarchy = resolve::Hierarchy::build(&index);
+        let resolved = resolve::resolve_all(&index, &hierarchy);
+        Ok(report::build(&index, &analysis.file_meta, &analysis.skipped, &resolved))
+    })
+}
+
+/// Run `f` on a pool with `threads` workers and stacks deep enough for the
+/// frontends' bounded recursion.
+pub fn with_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(64 * 1024 * 1024)
+        .build()
+        .expect("thread pool");
+    pool.install(f)
+}

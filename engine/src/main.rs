@@ -1,0 +1,150 @@
+//! `callgraph`: analyse a tree, explain one call site, list languages.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use engine::error::EngineError;
+use engine::lang::Language;
+use engine::Options;
+
+/// A static call-graph engine: every declaration, every call site, what each call
+/// reaches, and which rule placed it.
+#[derive(Parser)]
+#[command(name = "callgraph", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Analyse ROOT and write a `callgraph-report/1` document.
+    Analyze(AnalyzeArgs),
+    /// Print every rule one call site went through and what each said.
+    Explain(ExplainArgs),
+    /// List the languages, their extensions and the families each uses.
+    Languages,
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// Only these languages (repeatable); all by default.
+    #[arg(long = "language")]
+    languages: Vec<String>,
+    /// Worker threads (0 = one per core); the output does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Skip files larger than this many bytes (default 2 MiB; env CALLGRAPH_MAX_FILE_BYTES).
+    #[arg(long)]
+    max_file_bytes: Option<u64>,
+    /// Refuse trees larger than this many bytes (default 512 MiB; env CALLGRAPH_MAX_TOTAL_BYTES).
+    #[arg(long)]
+    max_total_bytes: Option<u64>,
+    /// Refuse trees with more files than this (default 50 000; env CALLGRAPH_MAX_FILES).
+    #[arg(long)]
+    max_files: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// The tree to analyse.
+    root: PathBuf,
+    /// Write the report here instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args)]
+struct ExplainArgs {
+    /// The tree the site belongs to.
+    root: PathBuf,
+    /// FILE:LINE[:COL], FILE relative to ROOT.
+    site: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+fn options(common: &Common) -> Result<Options, EngineError> {
+    let mut options = Options { threads: common.threads, ..Options::default() };
+    if !common.languages.is_empty() {
+        options.languages = common
+            .languages
+            .iter()
+            .map(|l| {
+                Language::from_token(l)
+                    .ok_or_else(|| EngineError::InvalidArgument(format!("unknown language {l:?}")))
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if let Some(v) = common.max_file_bytes {
+        options.limits.max_file_bytes = v;
+    }
+    if let Some(v) = common.max_total_bytes {
+        options.limits.max_total_bytes = v;
+    }
+    if let Some(v) = common.max_files {
+        options.limits.max_files = v;
+    }
+    Ok(options)
+}
+
+fn run(cli: Cli) -> Result<(), EngineError> {
+    match cli.command {
+        Command::Analyze(args) => {
+            let report = engine::analyze(&args.root, &options(&args.common)?)?;
+            let mut json = serde_json::to_string_pretty(&report).expect("report serializes");
+            json.push('\n');
+            write_out(args.out.as_deref(), json.as_bytes())
+        }
+        Command::Explain(args) => {
+            let site = engine::explain::Site::parse(&args.site)?;
+            let text = engine::explain::explain(&args.root, &site, &options(&args.common)?)?;
+            print!("{text}");
+            Ok(())
+        }
+        Command::Languages => {
+            for l in Language::ALL {
+                let families: Vec<&str> = l.families().iter().map(|f| f.token()).collect();
+                println!("{:<8} .{:<10} {}", l.token(), l.extensions().join(" ."), families.join(", "));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Write atomically: a temporary file beside the target, renamed when complete.
+fn write_out(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), EngineError> {
+    let io = |p: &std::path::Path| {
+        let p = p.display().to_string();
+        move |source| EngineError::Io { path: p, source }
+    };
+    match path {
+        None => std::io::stdout().write_all(bytes).map_err(io(std::path::Path::new("<stdout>"))),
+        Some(p) => {
+            let tmp = p.with_extension("tmp-callgraph");
+            std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
+            std::fs::rename(&tmp, p).map_err(io(p))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("callgraph: {e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The `callgraph-report/1` document (DESIGN §4, docs/REPORT.md). Every collection
+//! is in a fixed order so the same tree gives byte-identical output.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::discover::Skipped;
+use crate::facts::{Call, Callee, FileFacts, ValueRef};
+use crate::index::{Eid, TreeIndex};
+use crate::resolve::family::{Family, OutsideKind, Reason};
+use crate::resolve::{Placement, Resolution, Resolved, Target};
+
+pub const SCHEMA: &str = "callgraph-report/1";
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub schema: &'static str,
+    pub engine: EngineInfo,
+    pub files: Vec<FileEntry>,
+    pub skipped: Vec<SkippedEntry>,
+    pub entities: Vec<Entity>,
+    pub calls: Vec<CallEntry>,
+    pub references: Vec<CallEntry>,
+    pub summary: Summary,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EngineInfo {
+    pub version: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FileEntry {
+    pub path: String,
+    pub language: &'static str,
+    pub sha256: String,
+    pub bytes: u64,
+    pub parse_errors: u32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkippedEntry {
+    pub path: String,
+    pub reason: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Entity {
+    pub id: u32,
+    pub qualified_name: String,
+    pub kind: &'static str,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub params: Params,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Params {
+    pub names: Vec<String>,
+    pub min: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CallEntry {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub caller: Option<u32>,
+    pub wrote: String,
+    pub name: String,
+    pub args: u32,
+    pub resolution: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed_by: Option<Family>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declaration_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<OutsideEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TargetEntry {
+    pub entity: u32,
+    pub qualified_name: String,
+    pub file: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OutsideEntry {
+    pub kind: OutsideKind,
+    pub symbol: String,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub skipped: usize,
+    pub entities: usize,
+    pub calls: usize,
+    pub references: usize,
+    pub by_resolution: BTreeMap<&'static str, usize>,
+    pub by_family: BTreeMap<&'static str, usize>,
+    pub by_reason: BTreeMap<&'static str, usize>,
+}
+
+pub fn build(
+    index: &TreeIndex,
+    files: &[(String, u64)],
+    skipped: &[Skipped],
+    resolved: &Resolved,
+) -> Report {
+    let facts = index.files;
+    let mut entities = Vec::with_capacity(index.entity_count());
+    for (fi, file) in facts.iter().enumerate() {
+        for di in 0..file.decls.len() {
+            entities.push(entity(index, Eid { file: fi as u32, decl: di as u32 }));
+        }
+    }
+    let mut calls = Vec::new();
+    let mut references = Vec::new();
+    for (fi, file) in facts.iter().enumerate() {
+        for (call, resolution) in file.calls.iter().zip(&resolved.calls[fi]) {
+            calls.push(call_entry(index, fi as u32, call, resolution));
+        }
+        for (r, placement) in file.refs.iter().zip(&resolved.refs[fi]) {
+            if let Some(p) = placement {
+                references.push(reference_entry(index, fi as u32, r, p));
+            }
+        }
+    }
+    let key = |c: &CallEntry| (c.file.clone(), c.line, c.column, c.name.clone());
+    calls.sort_by_key(key);
+    references.sort_by_key(key);
+    let files_out: Vec<FileEntry> = facts
+        .iter()
+        .zip(files)
+        .map(|(f, (sha, bytes))| FileEntry {
+            path: f.path.clone(),
+            language: f.language.token(),
+            sha256: sha.clone(),
+            bytes: *bytes,
+            parse_errors: f.parse_errors,
+        })
+        .collect();
+    let skipped_out: Vec<SkippedEntry> = skipped
+        .iter()
+        .map(|s| SkippedEntry { path: s.path.clone(), reason: s.reason.token() })
+        .collect();
+    let summary = summarize(&files_out, &skipped_out, &entities, &calls, &references);
+    Report {
+        schema: SCHEMA,
+        engine: EngineInfo { version: env!("CARGO_PKG_VERSION") },
+        files: files_out,
+        skipped: skipped_out,
+        entities,
+        calls,
+        references,
+        summary,
+    }
+}
+
+fn entity(index: &TreeIndex, eid: Eid) -> Entity {
+    let decl = index.decl(eid);
+    let (min, max) = decl.arity();
+    Entity {
+        id: index.entity_id(eid),
+        qualified_name: index.qualified_name(eid).to_string(),
+        kind: decl.kind.token(),
+        file: index.file(eid.file).path.clone(),
+        line: decl.line,
+        column: decl.column,
+        end_line: decl.end_line,
+        params: Params { names: decl.params.iter().map(|p| p.name.clone()).collect(), min, max },
+    }
+}
+
+fn call_entry(index: &TreeIndex, fi: u32, call: &Call, resolution: &Resolution) -> CallEntry {
+    let file: &FileFacts = index.file(fi);
+    let mut entry = CallEntry {
+        file: file.path.clone(),
+        line: call.line,
+        column: call.column,
+        caller: call.caller.map(|d| index.entity_id(Eid { file: fi, decl: d })),
+        wrote: call.wrote.clone(),
+        name: call.name().to_string(),
+        args: call.args.len() as u32,
+        resolution: "undetermined",
+        placed_by: None,
+        target: None,
+        declaration_line: None,
+        outside: None,
+        reason: None,
+    };
+    match resolution {
+        Resolution::Placed(p) => fill_placement(index, &mut entry, p),
+        Resolution::Unresolved(r) => {
+            entry.resolution = "unresolved";
+            entry.reason = Some(*r);
+        }
+        Resolution::Undetermined(r) => entry.reason = Some(*r),
+    }
+    entry
+}
+
+fn reference_entry(index: &TreeIndex, fi: u32, r: &ValueRef, p: &Placement) -> CallEntry {
+    let file = index.file(fi);
+    let name = match &r.target {
+        Callee::Name(n) => n.clone(),
+        Callee::Member { name, .. } => name.clone(),
+        _ => String::new(),
+    };
+    let mut entry = CallEntry {
+        file: file.path.clone(),
+        line: r.line,
+        column: r.column,
+        caller: r.caller.map(|d| index.entity_id(Eid { file: fi, decl: d })),
+        wrote: r.wrote.clone(),
+        name,
+        args: 0,
+        resolution: "undetermined",
+        placed_by: None,
+        target: None,
+        declaration_line: None,
+        outside: None,
+        reason: None,
+    };
+    fill_placement(index, &mut entry, p);
+    entry
+}
+
+fn fill_placement(index: &TreeIndex, entry: &mut CallEntry, p: &Placement) {
+    entry.placed_by = Some(p.family());
+    match p.target() {
+        Target::InTree(targets) => {
+            entry.resolution = "in_tree";
+            // The named declaration when the overload pass chose one; otherwise the
+            // first declaration of the name stands for the whole set.
+            let shown = p.named().unwrap_or(targets[0]);
+            let decl = index.decl(shown);
+            entry.target = Some(TargetEntry {
+                entity: index.entity_id(shown),
+                qualified_name: index.qualified_name(shown).to_string(),
+                file: index.file(shown.file).path.clone(),
+                line: decl.line,
+            });
+            let shared = index.same_qualified_name(shown).len() > 1;
+            if shared {
+                entry.declaration_line = p.named().map(|n| index.decl(n).line);
+            }
+        }
+        Target::Outside { kind, symbol } => {
+            entry.resolution = "outside";
+            entry.outside = Some(OutsideEntry { kind: *kind, symbol: symbol.clone() });
+        }
+    }
+}
+
+fn summarize(
+    files: &[FileEntry],
+    skipped: &[SkippedEntry],
+    entities: &[Entity],
+    calls: &[CallEntry],
+    references: &[CallEntry],
+) -> Summary {
+    let mut s = Summary {
+        files: files.len(),
+        skipped: skipped.len(),
+        entities: entities.len(),
+        calls: calls.len(),
+        references: references.len(),
+        ..Summary::default()
+    };
+    for c in calls {
+        *s.by_resolution.entry(c.resolution).or_default() += 1;
+        if let Some(f) = c.placed_by {
+            *s.by_family.entry(f.token()).or_default() += 1;
+        }
+        if let Some(r) = c.reason {
+            *s.by_reason.entry(r.token()).or_default() += 1;
+        }
+    }
+    s
+}

@@ -1,0 +1,313 @@
+//! Resolution: for each call site, an ordered list of rules (set per language).
+//! A rule answers `Place`, `Refuse` or `Pass`; every placement goes through
+//! [`Placement::new`], which requires the family, so no edge exists without the
+//! rule that made it. A bounded chain pass re-runs the calls whose receiver is
+//! another call's result; an overload pass then names declarations.
+
+pub mod family;
+pub mod hierarchy;
+pub mod overload;
+pub mod unique_name;
+
+use rayon::prelude::*;
+
+use crate::facts::{Call, CallIdx, ValueRef};
+use crate::index::{Eid, TreeIndex};
+use crate::lang::Language;
+use family::{Family, OutsideKind, Reason};
+pub use hierarchy::Hierarchy;
+
+/// Where a placed call goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// Declarations sharing one qualified name (one, or an overload set).
+    InTree(Vec<Eid>),
+    Outside { kind: OutsideKind, symbol: String },
+}
+
+/// A placed edge. The fields are private: the only way to make one is
+/// [`Placement::new`], which takes the family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    target: Target,
+    family: Family,
+    /// The declaration the overload pass named, when several share the name.
+    named: Option<Eid>,
+}
+
+impl Placement {
+    /// The funnel: every edge names the rule family that placed it.
+    pub fn new(target: Target, family: Family) -> Placement {
+        debug_assert_eq!(
+            matches!(target, Target::Outside { .. }),
+            family.places_outside(),
+            "family {family:?} does not place this kind of target"
+        );
+        Placement { target, family, named: None }
+    }
+
+    pub fn in_tree(mut targets: Vec<Eid>, family: Family) -> Placement {
+        targets.sort();
+        targets.dedup();
+        Placement::new(Target::InTree(targets), family)
+    }
+
+    pub fn outside(kind: OutsideKind, symbol: impl Into<String>, family: Family) -> Placement {
+        Placement::new(Target::Outside { kind, symbol: symbol.into() }, family)
+    }
+
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    pub fn named(&self) -> Option<Eid> {
+        self.named
+    }
+
+    /// The single declaration this placement stands for, if it is one.
+    pub fn single(&self) -> Option<Eid> {
+        match &self.target {
+            Target::InTree(t) if t.len() == 1 => Some(t[0]),
+            Target::InTree(_) => self.named,
+            Target::Outside { .. } => None,
+        }
+    }
+
+    pub(crate) fn name_declaration(&mut self, eid: Eid) {
+        self.named = Some(eid);
+    }
+}
+
+/// What one rule says about one call.
+#[derive(Debug, Clone)]
+pub enum Decision {
+    Place(Placement),
+    /// Stop: the evidence says no later rule may guess.
+    Refuse(Reason),
+    Pass,
+}
+
+/// The final answer for a call.
+#[derive(Debug, Clone)]
+pub enum Resolution {
+    Placed(Placement),
+    /// The tree claims the name and nothing in it declares it.
+    Unresolved(Reason),
+    Undetermined(Reason),
+}
+
+/// A value an expression evaluates to, with the family of the evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Val {
+    /// A callable or a type, as a value (`h = f`, `C`).
+    Entity(Eid),
+    /// Several declarations sharing a qualified name (overloads).
+    Entities(Vec<Eid>),
+    /// An instance of a type the tree declares.
+    Instance(Eid),
+    /// A module of the tree (Python), by one of its files.
+    Module(u32),
+    /// A Python package directory with no `__init__.py` (namespace package).
+    Namespace(String),
+    /// Something outside the tree: a module, a function, a value.
+    Outside { kind: OutsideKind, symbol: String },
+    /// An instance of a type the tree does not declare.
+    ForeignInstance(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Eval {
+    pub val: Val,
+    pub family: Family,
+}
+
+impl Eval {
+    pub fn new(val: Val, family: Family) -> Eval {
+        Eval { val, family }
+    }
+}
+
+/// Results of the previous round: what each call evaluates to.
+pub struct Results {
+    pub per_file: Vec<Vec<Option<Eval>>>,
+}
+
+impl Results {
+    pub fn get(&self, file: u32, call: CallIdx) -> Option<&Eval> {
+        self.per_file
+            .get(file as usize)
+            .and_then(|f| f.get(call as usize))
+            .and_then(Option::as_ref)
+    }
+}
+
+/// Everything a rule may read.
+pub struct Cx<'a> {
+    pub index: &'a TreeIndex<'a>,
+    pub hierarchy: &'a Hierarchy,
+    pub results: &'a Results,
+}
+
+/// One named rule of a language's ordered list.
+pub struct Rule {
+    pub name: &'static str,
+    pub run: fn(&Cx, u32, &Call) -> Decision,
+}
+
+/// A language's resolver: its ordered rules and the hooks the shared passes need.
+pub trait LanguageResolver: Sync {
+    fn rules(&self) -> &'static [Rule];
+    /// What a placed call evaluates to (for chains and value flow).
+    fn call_result(&self, cx: &Cx, file: u32, call: &Call, placement: &Placement) -> Option<Eval>;
+    /// Resolve a function used as a value.
+    fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement>;
+    /// Direct bases of a type declaration: in-tree bases, and whether any base is
+    /// outside or unknown (then lookups that miss must not claim `outside`).
+    fn bases(&self, index: &TreeIndex, ty: Eid) -> (Vec<Eid>, bool);
+    /// Order in which a type's members are searched (the type first).
+    fn lookup_order(&self, hierarchy: &Hierarchy, ty: Eid) -> Vec<Eid>;
+    /// Overload pass: name the declaration a call fits among `candidates`
+    /// (all sharing one qualified name), or `None` when undecidable.
+    fn pick_overload(&self, cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid>;
+}
+
+pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
+    match language {
+        Language::Python => &crate::lang::python::resolve::PYTHON,
+        Language::Java => &crate::lang::java::resolve::JAVA,
+    }
+}
+
+/// One step of the trail `explain` prints.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub rule: &'static str,
+    pub said: Decision,
+}
+
+/// Run a call through its language's rules in order; stop at the first
+/// placement or refusal.
+pub fn run_rules(cx: &Cx, file: u32, call: &Call, trail: Option<&mut Vec<Step>>) -> Resolution {
+    let language = cx.index.file(file).language;
+    let resolver = resolver_for(language);
+    let mut trail = trail;
+    for rule in resolver.rules() {
+        let said = (rule.run)(cx, file, call);
+        if let Some(t) = trail.as_deref_mut() {
+            t.push(Step { rule: rule.name, said: said.clone() });
+        }
+        match said {
+            Decision::Place(p) => return Resolution::Placed(p),
+            Decision::Refuse(Reason::NoDeclaration) => {
+                return Resolution::Unresolved(Reason::NoDeclaration)
+            }
+            Decision::Refuse(r) => return Resolution::Undetermined(r),
+            Decision::Pass => {}
+        }
+    }
+    Resolution::Undetermined(default_reason(call))
+}
+
+/// The reason for a call no rule could speak to.
+fn default_reason(call: &Call) -> Reason {
+    use crate::facts::Callee;
+    match &call.callee {
+        Callee::Dynamic | Callee::Subscript { .. } => Reason::DynamicCallee,
+        Callee::Member { .. } => Reason::ReceiverTypeUnknown,
+        Callee::Name(_) => Reason::NoDeclaration,
+    }
+}
+
+/// Per file, per call: the final resolution.
+pub struct Resolved {
+    pub calls: Vec<Vec<Resolution>>,
+    pub refs: Vec<Vec<Option<Placement>>>,
+    /// What each call evaluates to after the last chain round.
+    pub results: Results,
+}
+
+/// At most this many rounds of the chain pass (DESIGN §3).
+pub const CHAIN_ROUNDS: usize = 4;
+
+/// Resolve every call of the tree: a first pass, then chain rounds until nothing
+/// changes, then the overload pass. Parallel per file, deterministic.
+pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
+    let files = index.files;
+    let mut results = Results { per_file: files.iter().map(|f| vec![None; f.calls.len()]).collect() };
+    let mut calls: Vec<Vec<Resolution>> = Vec::new();
+    for _round in 0..=CHAIN_ROUNDS {
+        let cx = Cx { index, hierarchy, results: &results };
+        let round: Vec<(Vec<Resolution>, Vec<Option<Eval>>)> = (0..files.len() as u32)
+            .into_par_iter()
+            .map(|fi| resolve_file(&cx, fi))
+            .collect();
+        let (new_calls, new_results): (Vec<_>, Vec<_>) = round.into_iter().unzip();
+        let changed = new_results != results.per_file;
+        calls = new_calls;
+        results = Results { per_file: new_results };
+        if !changed {
+            break;
+        }
+    }
+    let cx = Cx { index, hierarchy, results: &results };
+    let calls: Vec<Vec<Resolution>> = calls
+        .into_par_iter()
+        .enumerate()
+        .map(|(fi, resolutions)| overload::name_declarations(&cx, fi as u32, resolutions))
+        .collect();
+    let refs = (0..files.len() as u32)
+        .into_par_iter()
+        .map(|fi| {
+            let resolver = resolver_for(index.file(fi).language);
+            index.file(fi).refs.iter().map(|r| resolver.resolve_ref(&cx, fi, r)).collect()
+        })
+        .collect();
+    Resolved { calls, refs, results }
+}
+
+fn resolve_file(cx: &Cx, fi: u32) -> (Vec<Resolution>, Vec<Option<Eval>>) {
+    let file = cx.index.file(fi);
+    let resolver = resolver_for(file.language);
+    let mut resolutions = Vec::with_capacity(file.calls.len());
+    let mut evals = Vec::with_capacity(file.calls.len());
+    for call in &file.calls {
+        let resolution = run_rules(cx, fi, call, None);
+        let eval = match &resolution {
+            Resolution::Placed(p) => resolver.call_result(cx, fi, call, p),
+            _ => None,
+        };
+        resolutions.push(resolution);
+        evals.push(eval);
+    }
+    (resolutions, evals)
+}
+
+/// Find a member by name in a type and its bases, in the language's lookup order.
+/// Returns the declarations found on the first type that has the name, and whether
+/// that type is the receiver's own.
+pub fn find_member(cx: &Cx, language: Language, ty: Eid, name: &str) -> MemberLookup {
+    let resolver = resolver_for(language);
+    for (i, t) in resolver.lookup_order(cx.hierarchy, ty).into_iter().enumerate() {
+        let found = cx.index.members(t, name);
+        if !found.is_empty() {
+            return MemberLookup::Found { on: t, decls: found.to_vec(), inherited: i > 0 };
+        }
+    }
+    if cx.hierarchy.has_unknown_base(ty) {
+        MemberLookup::MaybeOutside
+    } else {
+        MemberLookup::NotFound
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum MemberLookup {
+    Found { on: Eid, decls: Vec<Eid>, inherited: bool },
+    /// Not in the tree's part of the hierarchy, and some base is outside the tree.
+    MaybeOutside,
+    NotFound,
+}
