@@ -77,6 +77,7 @@ fn said(index: &TreeIndex, d: &Decision) -> String {
     match d {
         Decision::Pass => "passed".to_string(),
         Decision::Refuse(r) => format!("refused: {}", r.token()),
+        Decision::Unresolved => "unresolved: the tree claims the name and nothing declares it".to_string(),
         Decision::Place(p) => format!("placed: {}", placement(index, p)),
     }
 }

@@ -430,6 +430,8 @@ impl Call {
         match &self.callee {
             Callee::Name(n) => n,
             Callee::Member { name, .. } => name,
+            // A table call is named by the table: `ops` in `ops["add"]()`.
+            Callee::Subscript { base: Receiver::Path(p), .. } => p.last().map(String::as_str).unwrap_or("[]"),
             Callee::Subscript { .. } => "[]",
             Callee::Dynamic => "",
         }

@@ -88,6 +88,9 @@ pub enum Decision {
     Place(Placement),
     /// Stop: the evidence says no later rule may guess.
     Refuse(Reason),
+    /// Stop: the tree claims the name (imports it from one of its own modules, or
+    /// declares the receiver's type) and nothing in the tree declares it.
+    Unresolved,
     Pass,
 }
 
@@ -132,8 +135,11 @@ impl Eval {
 }
 
 /// Results of the previous round: what each call evaluates to.
+#[derive(Default)]
 pub struct Results {
     pub per_file: Vec<Vec<Option<Eval>>>,
+    /// Every call site placed on a declaration in the previous round, by target.
+    pub callers: std::collections::HashMap<Eid, Vec<(u32, CallIdx)>>,
 }
 
 impl Results {
@@ -202,9 +208,7 @@ pub fn run_rules(cx: &Cx, file: u32, call: &Call, trail: Option<&mut Vec<Step>>)
         }
         match said {
             Decision::Place(p) => return Resolution::Placed(p),
-            Decision::Refuse(Reason::NoDeclaration) => {
-                return Resolution::Unresolved(Reason::NoDeclaration)
-            }
+            Decision::Unresolved => return Resolution::Unresolved(Reason::NoDeclaration),
             Decision::Refuse(r) => return Resolution::Undetermined(r),
             Decision::Pass => {}
         }
@@ -237,7 +241,10 @@ pub const CHAIN_ROUNDS: usize = 4;
 /// changes, then the overload pass. Parallel per file, deterministic.
 pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
     let files = index.files;
-    let mut results = Results { per_file: files.iter().map(|f| vec![None; f.calls.len()]).collect() };
+    let mut results = Results {
+        per_file: files.iter().map(|f| vec![None; f.calls.len()]).collect(),
+        callers: Default::default(),
+    };
     let mut calls: Vec<Vec<Resolution>> = Vec::new();
     for _round in 0..=CHAIN_ROUNDS {
         let cx = Cx { index, hierarchy, results: &results };
@@ -246,9 +253,10 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
             .map(|fi| resolve_file(&cx, fi))
             .collect();
         let (new_calls, new_results): (Vec<_>, Vec<_>) = round.into_iter().unzip();
-        let changed = new_results != results.per_file;
+        let callers = callers_by_target(&new_calls);
+        let changed = new_results != results.per_file || callers != results.callers;
         calls = new_calls;
-        results = Results { per_file: new_results };
+        results = Results { per_file: new_results, callers };
         if !changed {
             break;
         }
@@ -267,6 +275,23 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
         })
         .collect();
     Resolved { calls, refs, results }
+}
+
+/// Which call sites reach each declaration (for a parameter every caller fills).
+fn callers_by_target(calls: &[Vec<Resolution>]) -> std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> {
+    let mut out: std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> = Default::default();
+    for (fi, file) in calls.iter().enumerate() {
+        for (ci, r) in file.iter().enumerate() {
+            if let Resolution::Placed(p) = r {
+                if let Target::InTree(targets) = p.target() {
+                    for &t in targets {
+                        out.entry(t).or_default().push((fi as u32, ci as CallIdx));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 fn resolve_file(cx: &Cx, fi: u32) -> (Vec<Resolution>, Vec<Option<Eval>>) {

@@ -1,21 +1,1332 @@
-//! Python frontend: one syntax tree → FileFacts.
+//! Python frontend: one syntax tree → FileFacts, while the tree is alive.
+//!
+//! The walk is recursive with an explicit depth bound: past `MAX_DEPTH` nested
+//! nodes it stops descending and counts a parse error, so a 50 000-level nested
+//! expression is a recorded outcome, not a stack overflow.
 
-use crate::facts::{FileFacts, Scope, ScopeKind};
+use tree_sitter::Node;
+
+use crate::facts::*;
 use crate::lang::Language;
 
-pub fn extract(path: &str, _source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
-    FileFacts {
-        path: path.to_string(),
-        language: Language::Python,
-        module: Vec::new(),
-        is_package_init: false,
-        parse_errors: u32::from(tree.root_node().has_error()),
-        decls: Vec::new(),
-        scopes: vec![Scope { kind: ScopeKind::Module, parent: None, owner: None, bindings: Vec::new() }],
-        imports: Vec::new(),
-        calls: Vec::new(),
-        refs: Vec::new(),
-        all_names: None,
+const MAX_DEPTH: u32 = 1_500;
+const MAX_WROTE: usize = 200;
+
+pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
+    let mut x = Extractor {
+        src: source,
+        facts: FileFacts {
+            path: path.to_string(),
+            language: Language::Python,
+            module: Vec::new(),
+            is_package_init: path == "__init__.py" || path.ends_with("/__init__.py"),
+            parse_errors: 0,
+            decls: Vec::new(),
+            scopes: vec![Scope { kind: ScopeKind::Module, parent: None, owner: None, bindings: Vec::new() }],
+            imports: Vec::new(),
+            calls: Vec::new(),
+            refs: Vec::new(),
+            all_names: None,
+        },
+        lambdas: 0,
+        returns: Vec::new(),
+        globals: Vec::new(),
+    };
+    let root = tree.root_node();
+    x.count_errors(root);
+    let cx = Ctx { scope: 0, caller: None, depth: 0, class: None, self_name: None };
+    x.block(root, &cx);
+    x.facts
+}
+
+/// Where the walk is: the scope names bind in, the declaration calls belong to,
+/// the class whose body or method we are in, and the name of `self` there.
+#[derive(Clone)]
+struct Ctx {
+    scope: ScopeIdx,
+    caller: Option<DeclIdx>,
+    depth: u32,
+    class: Option<DeclIdx>,
+    self_name: Option<String>,
+}
+
+impl Ctx {
+    fn deeper(&self) -> Ctx {
+        Ctx { depth: self.depth + 1, ..self.clone() }
     }
 }
-pub fn assign_module_names(_facts: &mut [FileFacts]) {}
+
+/// An expression as structure: what a receiver, a value or an argument is.
+#[derive(Debug, Clone)]
+enum Ex {
+    Name(String),
+    Path(Vec<String>),
+    Call(CallIdx),
+    CallThen(CallIdx, Vec<String>),
+    Super,
+    Literal(LiteralType),
+    Lambda(DeclIdx),
+    Dict(Vec<(Key, Ex)>),
+    Seq(Vec<Ex>),
+    Subscript(Box<Ex>, Key),
+    Unknown,
+}
+
+struct Extractor<'s> {
+    src: &'s [u8],
+    facts: FileFacts,
+    lambdas: u32,
+    /// Per open function: what each `return` returned.
+    returns: Vec<(DeclIdx, Vec<Option<ReturnValue>>)>,
+    /// Per open function: names declared `global`.
+    globals: Vec<Vec<String>>,
+}
+
+impl<'s> Extractor<'s> {
+    fn text(&self, n: Node) -> &'s str {
+        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
+    }
+
+    fn count_errors(&mut self, root: Node) {
+        // Iterative: the tree may be deeper than any stack.
+        let mut cursor = root.walk();
+        let mut count = 0u32;
+        'outer: loop {
+            let n = cursor.node();
+            if n.is_error() || n.is_missing() {
+                count += 1;
+            }
+            if n.has_error() && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'outer;
+                }
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+            }
+        }
+        self.facts.parse_errors = count;
+    }
+
+    fn too_deep(&mut self, cx: &Ctx) -> bool {
+        if cx.depth > MAX_DEPTH {
+            self.facts.parse_errors += 1;
+            return true;
+        }
+        false
+    }
+
+    fn new_scope(&mut self, kind: ScopeKind, parent: ScopeIdx, owner: Option<DeclIdx>) -> ScopeIdx {
+        self.facts.scopes.push(Scope { kind, parent: Some(parent), owner, bindings: Vec::new() });
+        (self.facts.scopes.len() - 1) as ScopeIdx
+    }
+
+    fn bind(&mut self, cx: &Ctx, name: &str, line: u32, value: BindingValue) {
+        let scope = if self.globals.last().is_some_and(|g| g.iter().any(|n| n == name)) { 0 } else { cx.scope };
+        self.facts.scopes[scope as usize].bindings.push(Binding { name: name.to_string(), line, value });
+    }
+
+    // ---- statements -------------------------------------------------------
+
+    fn block(&mut self, node: Node, cx: &Ctx) {
+        if self.too_deep(cx) {
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.statement(child, &cx.deeper());
+        }
+    }
+
+    fn statement(&mut self, node: Node, cx: &Ctx) {
+        if self.too_deep(cx) {
+            return;
+        }
+        match node.kind() {
+            "function_definition" => self.function(node, cx, &[]),
+            "class_definition" => self.class(node, cx, &[]),
+            "decorated_definition" => self.decorated(node, cx),
+            "import_statement" => self.import(node, cx),
+            "import_from_statement" => self.import_from(node, cx),
+            "future_import_statement" => {}
+            "expression_statement" => {
+                let mut c = node.walk();
+                for child in node.named_children(&mut c) {
+                    self.expression_statement(child, cx);
+                }
+            }
+            "return_statement" => self.return_statement(node, cx),
+            "for_statement" => self.for_statement(node, cx),
+            "global_statement" => {
+                let names: Vec<String> = named_children(node).iter().map(|n| self.text(*n).to_string()).collect();
+                if let Some(g) = self.globals.last_mut() {
+                    g.extend(names);
+                }
+            }
+            "with_statement" => self.with_statement(node, cx),
+            "try_statement" | "if_statement" | "while_statement" | "elif_clause" | "else_clause"
+            | "finally_clause" | "block" | "match_statement" | "case_clause" | "except_group_clause" => {
+                self.children_as_statements(node, cx)
+            }
+            "except_clause" => self.except_clause(node, cx),
+            _ => {
+                self.expr(node, cx);
+            }
+        }
+    }
+
+    /// Statements nest inside compound statements; their conditions are expressions.
+    fn children_as_statements(&mut self, node: Node, cx: &Ctx) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.statement(child, &cx.deeper());
+        }
+    }
+
+    fn expression_statement(&mut self, node: Node, cx: &Ctx) {
+        match node.kind() {
+            "assignment" => self.assignment(node, cx),
+            "augmented_assignment" => {
+                if let Some(right) = node.child_by_field_name("right") {
+                    self.expr(right, cx);
+                }
+                if let Some(left) = node.child_by_field_name("left") {
+                    self.bind_target(left, None, cx, true);
+                }
+            }
+            _ => {
+                self.expr(node, cx);
+            }
+        }
+    }
+
+    fn except_clause(&mut self, node: Node, cx: &Ctx) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "block" => self.block(child, &cx.deeper()),
+                "as_pattern" => {
+                    if let Some(v) = child.named_child(0) {
+                        self.expr(v, cx);
+                    }
+                    if let Some(alias) = child.child_by_field_name("alias") {
+                        self.bind_target(alias, None, cx, true);
+                    }
+                }
+                _ => {
+                    self.expr(child, cx);
+                }
+            }
+        }
+    }
+
+    fn with_statement(&mut self, node: Node, cx: &Ctx) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "block" {
+                self.block(child, &cx.deeper());
+                continue;
+            }
+            // with_clause → with_item → value (possibly an as_pattern)
+            let mut stack = vec![child];
+            while let Some(n) = stack.pop() {
+                match n.kind() {
+                    "with_clause" | "with_item" => stack.extend(named_children(n).into_iter().rev()),
+                    "as_pattern" => {
+                        if let Some(v) = n.named_child(0) {
+                            self.expr(v, cx);
+                        }
+                        if let Some(alias) = n.child_by_field_name("alias") {
+                            self.bind_target(alias, None, cx, true);
+                        }
+                    }
+                    _ => {
+                        self.expr(n, cx);
+                    }
+                }
+            }
+        }
+    }
+
+    fn return_statement(&mut self, node: Node, cx: &Ctx) {
+        let value = node.named_child(0);
+        let returned = value.map(|v| self.expr(v, cx));
+        let rv = match (&returned, value) {
+            (Some(Ex::Name(n)), _) if Some(n.as_str()) == cx.self_name.as_deref() => Some(ReturnValue::SelfValue),
+            (Some(Ex::Name(n)), _) => Some(ReturnValue::Name(n.clone())),
+            _ => None,
+        };
+        if let Some((_, list)) = self.returns.last_mut() {
+            list.push(rv);
+        }
+    }
+
+    fn for_statement(&mut self, node: Node, cx: &Ctx) {
+        if let Some(right) = node.child_by_field_name("right") {
+            let iterable = self.expr(right, cx);
+            self.implicit_iteration(right, iterable, cx);
+        }
+        if let Some(left) = node.child_by_field_name("left") {
+            self.bind_target(left, None, cx, true);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            self.block(body, &cx.deeper());
+        }
+        if let Some(alt) = node.child_by_field_name("alternative") {
+            self.statement(alt, &cx.deeper());
+        }
+    }
+
+    /// `for x in it:` calls `it.__iter__()` and then `__next__` on what it returned;
+    /// both sites sit on the iterable's first token.
+    fn implicit_iteration(&mut self, iterable_node: Node, iterable: Ex, cx: &Ctx) {
+        let receiver = receiver_of(&iterable);
+        if matches!(receiver, Receiver::Unknown | Receiver::Literal(_)) {
+            return;
+        }
+        let (line, column) = pos(iterable_node);
+        let wrote = self.wrote(iterable_node);
+        let iter = self.push_call(Call {
+            line,
+            column,
+            caller: cx.caller,
+            scope: cx.scope,
+            callee: Callee::Member { receiver, name: "__iter__".into() },
+            kind: CallKind::Iter,
+            args: Vec::new(),
+            keyword_args: 0,
+            has_splat: false,
+            type_args: 0,
+            wrote: format!("{wrote}.__iter__"),
+        });
+        self.push_call(Call {
+            line,
+            column,
+            caller: cx.caller,
+            scope: cx.scope,
+            callee: Callee::Member { receiver: Receiver::Call(iter), name: "__next__".into() },
+            kind: CallKind::Next,
+            args: Vec::new(),
+            keyword_args: 0,
+            has_splat: false,
+            type_args: 0,
+            wrote: format!("{wrote}.__next__"),
+        });
+    }
+
+    fn assignment(&mut self, node: Node, cx: &Ctx) {
+        // `a = b = f` nests: assignment(left=a, right=assignment(left=b, right=f)).
+        let mut targets = Vec::new();
+        let mut cur = node;
+        let mut ty = None;
+        loop {
+            if let Some(left) = cur.child_by_field_name("left") {
+                targets.push(left);
+            }
+            if ty.is_none() {
+                ty = cur.child_by_field_name("type");
+            }
+            match cur.child_by_field_name("right") {
+                Some(r) if r.kind() == "assignment" => cur = r,
+                other => {
+                    let value_node = other;
+                    let value = value_node.map(|v| self.expr(v, cx));
+                    if let (Some(vn), Some(v)) = (value_node, value.as_ref()) {
+                        self.reference_if_name(vn, v, cx);
+                    }
+                    let written = ty.map(|t| self.type_ref(t, cx));
+                    for t in targets {
+                        self.assign_to(t, value_node, value.clone(), written.clone(), cx);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    fn assign_to(&mut self, target: Node, value_node: Option<Node>, value: Option<Ex>, ty: Option<TypeRef>, cx: &Ctx) {
+        let line = pos(target).0;
+        match target.kind() {
+            "identifier" => {
+                let name = self.text(target).to_string();
+                if cx.scope == 0 && name == "__all__" {
+                    self.facts.all_names = value_node.and_then(|v| self.literal_strings(v));
+                }
+                let b = match (ty, value) {
+                    (Some(ty), v) => BindingValue::Typed { ty, value: v.as_ref().map(value_of) },
+                    (None, Some(v)) => BindingValue::Value(value_of(&v)),
+                    (None, None) => BindingValue::Opaque,
+                };
+                self.bind(cx, &name, line, b);
+            }
+            "attribute" => self.assign_attribute(target, value, ty, cx),
+            "pattern_list" | "tuple_pattern" | "list_pattern" => {
+                let elements = named_children(target);
+                let values = match (&value, value_node) {
+                    (Some(Ex::Seq(items)), Some(vn)) => Some((items.clone(), sequence_nodes(vn))),
+                    _ => None,
+                };
+                let starred = elements.iter().position(|e| e.kind() == "list_splat_pattern");
+                for (i, el) in elements.iter().enumerate() {
+                    let picked = values.as_ref().and_then(|(items, nodes)| {
+                        element_for(i, elements.len(), starred, items.len())
+                            .map(|j| (items[j].clone(), nodes.get(j).copied()))
+                    });
+                    match picked {
+                        Some((v, n)) if el.kind() != "list_splat_pattern" => self.assign_to(*el, n, Some(v), None, cx),
+                        _ => self.bind_target(*el, None, cx, true),
+                    }
+                }
+            }
+            "subscript" => {
+                self.expr(target, cx);
+            }
+            _ => self.bind_target(target, None, cx, true),
+        }
+    }
+
+    /// `self.x = v` / `self.x: T = v` inside a method: a field of the class.
+    fn assign_attribute(&mut self, target: Node, value: Option<Ex>, ty: Option<TypeRef>, cx: &Ctx) {
+        let object = target.child_by_field_name("object");
+        let attr = target.child_by_field_name("attribute");
+        let (Some(object), Some(attr), Some(class)) = (object, attr, cx.class) else {
+            if let Some(o) = object {
+                self.expr(o, cx);
+            }
+            return;
+        };
+        if object.kind() == "identifier" && Some(self.text(object)) == cx.self_name.as_deref() {
+            let field = Field {
+                name: self.text(attr).to_string(),
+                ty,
+                value: value.as_ref().map(value_of),
+                line: pos(attr).0,
+                is_static: false,
+            };
+            self.facts.decls[class as usize].fields.push(field);
+        } else {
+            self.expr(object, cx);
+        }
+    }
+
+    /// Bind every name in a target pattern to an opaque value (or `value`).
+    fn bind_target(&mut self, target: Node, value: Option<ValueExpr>, cx: &Ctx, opaque: bool) {
+        match target.kind() {
+            "identifier" => {
+                let name = self.text(target).to_string();
+                let v = match value {
+                    Some(v) if !opaque => BindingValue::Value(v),
+                    _ => BindingValue::Opaque,
+                };
+                self.bind(cx, &name, pos(target).0, v);
+            }
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "parenthesized_expression" => {
+                for el in named_children(target) {
+                    self.bind_target(el, None, cx, true);
+                }
+            }
+            "attribute" | "subscript" => {
+                self.expr(target, cx);
+            }
+            _ => {}
+        }
+    }
+
+    fn literal_strings(&self, node: Node) -> Option<Vec<String>> {
+        if !matches!(node.kind(), "list" | "tuple") {
+            return None;
+        }
+        named_children(node).into_iter().map(|n| self.string_content(n)).collect()
+    }
+
+    fn string_content(&self, node: Node) -> Option<String> {
+        if node.kind() != "string" {
+            return None;
+        }
+        let mut out = String::new();
+        for c in named_children(node) {
+            match c.kind() {
+                "string_content" => out.push_str(self.text(c)),
+                "string_start" | "string_end" => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    // ---- imports ----------------------------------------------------------
+
+    fn import(&mut self, node: Node, cx: &Ctx) {
+        let line = pos(node).0;
+        let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            let (path_node, alias) = match name.kind() {
+                "aliased_import" => (name.child_by_field_name("name"), name.child_by_field_name("alias")),
+                _ => (Some(name), None),
+            };
+            let Some(path_node) = path_node else { continue };
+            let path = self.dotted(path_node);
+            let alias = alias.map(|a| self.text(a).to_string());
+            let bound = alias.clone().or_else(|| path.first().cloned());
+            let idx = self.facts.imports.len() as u32;
+            self.facts.imports.push(Import { line, kind: ImportKind::Module { path, alias } });
+            if let Some(b) = bound {
+                self.bind(cx, &b, line, BindingValue::Import(idx));
+            }
+        }
+    }
+
+    fn import_from(&mut self, node: Node, cx: &Ctx) {
+        let line = pos(node).0;
+        let Some(module_node) = node.child_by_field_name("module_name") else { return };
+        let (level, module) = match module_node.kind() {
+            "relative_import" => {
+                let mut level = 0;
+                let mut module = Vec::new();
+                for c in named_children(module_node) {
+                    match c.kind() {
+                        "import_prefix" => level = self.text(c).chars().filter(|&ch| ch == '.').count() as u32,
+                        "dotted_name" => module = self.dotted(c),
+                        _ => {}
+                    }
+                }
+                (level, module)
+            }
+            _ => (0, self.dotted(module_node)),
+        };
+        let mut cursor = node.walk();
+        let has_wildcard = node.named_children(&mut cursor).any(|c| c.kind() == "wildcard_import");
+        if has_wildcard {
+            self.facts.imports.push(Import { line, kind: ImportKind::Star { level, module } });
+            return;
+        }
+        let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            let (name_node, alias) = match name.kind() {
+                "aliased_import" => (name.child_by_field_name("name"), name.child_by_field_name("alias")),
+                _ => (Some(name), None),
+            };
+            let Some(name_node) = name_node else { continue };
+            let imported = self.text(name_node).to_string();
+            let alias = alias.map(|a| self.text(a).to_string());
+            let bound = alias.clone().unwrap_or_else(|| imported.clone());
+            let idx = self.facts.imports.len() as u32;
+            self.facts.imports.push(Import {
+                line,
+                kind: ImportKind::From { level, module: module.clone(), name: imported, alias },
+            });
+            self.bind(cx, &bound, line, BindingValue::Import(idx));
+        }
+    }
+
+    fn dotted(&self, node: Node) -> Vec<String> {
+        match node.kind() {
+            "dotted_name" => named_children(node).iter().map(|n| self.text(*n).to_string()).collect(),
+            _ => vec![self.text(node).to_string()],
+        }
+    }
+
+    // ---- declarations -----------------------------------------------------
+
+    fn decorated(&mut self, node: Node, cx: &Ctx) {
+        let mut decorators = Vec::new();
+        for c in named_children(node) {
+            if c.kind() == "decorator" {
+                if let Some(e) = c.named_child(0) {
+                    decorators.push(e);
+                }
+            }
+        }
+        // Decorators are calls made where the definition stands, by its enclosing code.
+        let mut flags = Vec::new();
+        for d in &decorators {
+            flags.push(self.text(*d).to_string());
+            self.decorator_call(*d, cx);
+        }
+        if let Some(def) = node.child_by_field_name("definition") {
+            match def.kind() {
+                "function_definition" => self.function(def, cx, &flags),
+                "class_definition" => self.class(def, cx, &flags),
+                _ => {}
+            }
+        }
+    }
+
+    /// `@d` calls d; `@d(args)` calls d(args) (and then its result, which no one names).
+    fn decorator_call(&mut self, expr: Node, cx: &Ctx) {
+        match expr.kind() {
+            "identifier" | "attribute" => {
+                let callee = match self.expr(expr, cx) {
+                    Ex::Name(n) => Callee::Name(n),
+                    Ex::Path(mut p) => {
+                        let name = p.pop().unwrap_or_default();
+                        Callee::Member { receiver: Receiver::Path(p), name }
+                    }
+                    _ => Callee::Dynamic,
+                };
+                let name_node = match expr.kind() {
+                    "attribute" => expr.child_by_field_name("attribute").unwrap_or(expr),
+                    _ => expr,
+                };
+                let (line, column) = pos(name_node);
+                let wrote = self.wrote(expr);
+                self.push_call(Call {
+                    line,
+                    column,
+                    caller: cx.caller,
+                    scope: cx.scope,
+                    callee,
+                    kind: CallKind::Decorator,
+                    args: vec![ArgShape::Unknown],
+                    keyword_args: 0,
+                    has_splat: false,
+                    type_args: 0,
+                    wrote,
+                });
+            }
+            _ => {
+                self.expr(expr, cx);
+            }
+        }
+    }
+
+    fn push_decl(&mut self, decl: Decl) -> DeclIdx {
+        self.facts.decls.push(decl);
+        (self.facts.decls.len() - 1) as DeclIdx
+    }
+
+    fn function(&mut self, node: Node, cx: &Ctx, decorators: &[String]) {
+        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let name = self.text(name_node).to_string();
+        let (line, column) = pos(name_node);
+        let in_class = cx.class.is_some() && self.facts.scopes[cx.scope as usize].kind == ScopeKind::Class;
+        let has = |d: &str| decorators.iter().any(|x| x == d);
+        let is_static = in_class && has("staticmethod");
+        let is_classmethod = in_class && has("classmethod");
+        let is_property = in_class && (has("property") || has("cached_property") || has("functools.cached_property"));
+        let returns = node.child_by_field_name("return_type").map(|t| self.type_ref(t, cx));
+        let idx = self.push_decl(Decl {
+            name: name.clone(),
+            kind: if in_class { DeclKind::Method } else { DeclKind::Function },
+            parent: cx.caller_decl_for_nesting(),
+            scope: cx.scope,
+            body: None,
+            line,
+            column,
+            end_line: node.end_position().row as u32 + 1,
+            params: Vec::new(),
+            is_static,
+            is_classmethod,
+            is_property,
+            returns,
+            bases: Vec::new(),
+            fields: Vec::new(),
+            returns_value: None,
+            type_params: Vec::new(),
+        });
+        self.bind(cx, &name, line, BindingValue::Decl(idx));
+        let body_scope = self.new_scope(ScopeKind::Function, cx.scope, Some(idx));
+        self.facts.decls[idx as usize].body = Some(body_scope);
+        let inner = Ctx {
+            scope: body_scope,
+            caller: Some(idx),
+            depth: cx.depth + 1,
+            class: cx.class,
+            self_name: None,
+        };
+        let params = node.child_by_field_name("parameters").map(|p| self.parameters(p, &inner, cx)).unwrap_or_default();
+        let self_name = if in_class && !is_static { params.first().map(|p| p.name.clone()) } else { None };
+        self.facts.decls[idx as usize].params = params;
+        let inner = Ctx { self_name: if in_class { self_name } else { cx.self_name.clone() }, class: if in_class { cx.class } else { cx.class }, ..inner };
+        // A nested function keeps the enclosing method's `self` for closures.
+        self.returns.push((idx, Vec::new()));
+        self.globals.push(Vec::new());
+        if let Some(body) = node.child_by_field_name("body") {
+            self.block(body, &inner);
+        }
+        self.globals.pop();
+        let (_, rets) = self.returns.pop().unwrap_or((idx, Vec::new()));
+        self.facts.decls[idx as usize].returns_value = agreed_return(rets);
+    }
+
+    /// Parameters bind in the function's scope; defaults and annotations are read in
+    /// the enclosing one.
+    fn parameters(&mut self, node: Node, inner: &Ctx, outer: &Ctx) -> Vec<Param> {
+        let mut out = Vec::new();
+        for p in named_children(node) {
+            let (name_node, ty_node, default, variadic, kw) = match p.kind() {
+                "identifier" => (Some(p), None, None, false, false),
+                "typed_parameter" => {
+                    let inner_name = p.named_child(0);
+                    let (n, v, k) = match inner_name.map(|n| n.kind()) {
+                        Some("list_splat_pattern") => (inner_name.and_then(|n| n.named_child(0)), true, false),
+                        Some("dictionary_splat_pattern") => (inner_name.and_then(|n| n.named_child(0)), false, true),
+                        _ => (inner_name, false, false),
+                    };
+                    (n, p.child_by_field_name("type"), None, v, k)
+                }
+                "default_parameter" => (p.child_by_field_name("name"), None, p.child_by_field_name("value"), false, false),
+                "typed_default_parameter" => (
+                    p.child_by_field_name("name"),
+                    p.child_by_field_name("type"),
+                    p.child_by_field_name("value"),
+                    false,
+                    false,
+                ),
+                "list_splat_pattern" => (p.named_child(0), None, None, true, false),
+                "dictionary_splat_pattern" => (p.named_child(0), None, None, false, true),
+                _ => continue,
+            };
+            if let Some(d) = default {
+                self.expr(d, outer);
+            }
+            let Some(name_node) = name_node else { continue };
+            let name = self.text(name_node).to_string();
+            let ty = ty_node.map(|t| self.type_ref(t, outer));
+            let index = out.len() as u32;
+            self.bind(inner, &name, pos(name_node).0, BindingValue::Param { index, ty: ty.clone() });
+            out.push(Param { name, ty, variadic, keyword_variadic: kw, has_default: default.is_some() });
+        }
+        out
+    }
+
+    fn class(&mut self, node: Node, cx: &Ctx, _decorators: &[String]) {
+        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let name = self.text(name_node).to_string();
+        let (line, column) = pos(name_node);
+        let mut bases = Vec::new();
+        if let Some(sup) = node.child_by_field_name("superclasses") {
+            for b in named_children(sup) {
+                match b.kind() {
+                    // `metaclass=M` and friends are not bases.
+                    "keyword_argument" => {
+                        if let Some(v) = b.child_by_field_name("value") {
+                            self.expr(v, cx);
+                        }
+                    }
+                    _ => {
+                        self.expr(b, cx);
+                        bases.push(self.type_ref(b, cx));
+                    }
+                }
+            }
+        }
+        let idx = self.push_decl(Decl {
+            name: name.clone(),
+            kind: DeclKind::Class,
+            parent: cx.caller_decl_for_nesting(),
+            scope: cx.scope,
+            body: None,
+            line,
+            column,
+            end_line: node.end_position().row as u32 + 1,
+            params: Vec::new(),
+            is_static: false,
+            is_classmethod: false,
+            is_property: false,
+            returns: None,
+            bases,
+            fields: Vec::new(),
+            returns_value: None,
+            type_params: Vec::new(),
+        });
+        self.bind(cx, &name, line, BindingValue::Decl(idx));
+        let body_scope = self.new_scope(ScopeKind::Class, cx.scope, Some(idx));
+        self.facts.decls[idx as usize].body = Some(body_scope);
+        let inner = Ctx { scope: body_scope, caller: Some(idx), depth: cx.depth + 1, class: Some(idx), self_name: None };
+        if let Some(body) = node.child_by_field_name("body") {
+            self.block(body, &inner);
+        }
+        // Class-level annotated names are fields too (dataclasses, typed attributes).
+        let class_fields: Vec<Field> = self.facts.scopes[body_scope as usize]
+            .bindings
+            .iter()
+            .filter_map(|b| match &b.value {
+                BindingValue::Typed { ty, value } => Some(Field {
+                    name: b.name.clone(),
+                    ty: Some(ty.clone()),
+                    value: value.clone(),
+                    line: b.line,
+                    is_static: true,
+                }),
+                _ => None,
+            })
+            .collect();
+        self.facts.decls[idx as usize].fields.extend(class_fields);
+    }
+
+    // ---- types ------------------------------------------------------------
+
+    /// A written annotation as structure: `a.B[C]` → path [a, B] with one argument;
+    /// `"C"` (a forward reference) → the string's dotted path; `Self` → self type;
+    /// `T | None` / `Optional[T]` → T.
+    fn type_ref(&self, node: Node, cx: &Ctx) -> TypeRef {
+        let node = if node.kind() == "type" { node.named_child(0).unwrap_or(node) } else { node };
+        match node.kind() {
+            "identifier" => {
+                let t = self.text(node);
+                if t == "Self" {
+                    TypeRef::self_type()
+                } else {
+                    TypeRef::simple(t)
+                }
+            }
+            "attribute" => {
+                let path = self.attribute_path(node).unwrap_or_default();
+                if path.last().map(String::as_str) == Some("Self") {
+                    return TypeRef::self_type();
+                }
+                TypeRef { path, args: Vec::new(), is_self: false, array: false }
+            }
+            "string" => {
+                let inner = self.string_content(node).unwrap_or_default();
+                let path: Vec<String> = inner.split('.').map(|s| s.trim().to_string()).collect();
+                let enclosing = cx.class.map(|c| self.facts.decls[c as usize].name.as_str());
+                if path.len() == 1 && (Some(path[0].as_str()) == enclosing || path[0] == "Self") {
+                    return TypeRef::self_type();
+                }
+                TypeRef { path, args: Vec::new(), is_self: false, array: false }
+            }
+            "generic_type" | "subscript" => {
+                let base = node.child_by_field_name("value").or_else(|| node.named_child(0));
+                let mut t = base.map(|b| self.type_ref(b, cx)).unwrap_or_else(|| TypeRef::simple("?"));
+                let mut args = Vec::new();
+                for a in named_children(node).into_iter().skip(1) {
+                    if a.kind() == "type_parameter" {
+                        for x in named_children(a) {
+                            args.push(self.type_ref(x, cx));
+                        }
+                    } else {
+                        args.push(self.type_ref(a, cx));
+                    }
+                }
+                if t.last() == Some("Optional") && args.len() == 1 {
+                    return args.remove(0);
+                }
+                t.args = args;
+                t
+            }
+            "binary_operator" | "union_type" => {
+                let sides: Vec<TypeRef> = named_children(node)
+                    .into_iter()
+                    .map(|s| self.type_ref(s, cx))
+                    .filter(|t| t.last() != Some("None"))
+                    .collect();
+                match sides.as_slice() {
+                    [one] => one.clone(),
+                    _ => TypeRef::simple("?"),
+                }
+            }
+            "none" => TypeRef::simple("None"),
+            _ => TypeRef::simple("?"),
+        }
+    }
+
+    fn attribute_path(&self, node: Node) -> Option<Vec<String>> {
+        match node.kind() {
+            "identifier" => Some(vec![self.text(node).to_string()]),
+            "attribute" => {
+                let mut p = self.attribute_path(node.child_by_field_name("object")?)?;
+                p.push(self.text(node.child_by_field_name("attribute")?).to_string());
+                Some(p)
+            }
+            _ => None,
+        }
+    }
+
+    // ---- expressions ------------------------------------------------------
+
+    fn wrote(&self, node: Node) -> String {
+        let t = self.text(node);
+        if t.len() <= MAX_WROTE {
+            return t.to_string();
+        }
+        let mut end = MAX_WROTE;
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}…", &t[..end])
+    }
+
+    fn push_call(&mut self, call: Call) -> CallIdx {
+        self.facts.calls.push(call);
+        (self.facts.calls.len() - 1) as CallIdx
+    }
+
+    /// Visit an expression: register every call and lambda in it, and return what
+    /// it is as structure.
+    fn expr(&mut self, node: Node, cx: &Ctx) -> Ex {
+        if self.too_deep(cx) {
+            return Ex::Unknown;
+        }
+        let cx = &cx.deeper();
+        match node.kind() {
+            "identifier" => Ex::Name(self.text(node).to_string()),
+            "attribute" => {
+                let object = node.child_by_field_name("object");
+                let attr = node.child_by_field_name("attribute").map(|a| self.text(a).to_string());
+                let (Some(object), Some(attr)) = (object, attr) else { return Ex::Unknown };
+                match self.expr(object, cx) {
+                    Ex::Name(n) => Ex::Path(vec![n, attr]),
+                    Ex::Path(mut p) => {
+                        p.push(attr);
+                        Ex::Path(p)
+                    }
+                    Ex::Call(c) => Ex::CallThen(c, vec![attr]),
+                    Ex::CallThen(c, mut p) => {
+                        p.push(attr);
+                        Ex::CallThen(c, p)
+                    }
+                    _ => Ex::Unknown,
+                }
+            }
+            "call" => self.call(node, cx),
+            "string" | "concatenated_string" => {
+                self.visit_children(node, cx);
+                if self.text(node).starts_with(['b', 'B']) {
+                    Ex::Literal(LiteralType::Bytes)
+                } else {
+                    Ex::Literal(LiteralType::Str)
+                }
+            }
+            "integer" => Ex::Literal(LiteralType::Int),
+            "float" => Ex::Literal(LiteralType::Float),
+            "true" | "false" => Ex::Literal(LiteralType::Bool),
+            "none" => Ex::Literal(LiteralType::None),
+            "lambda" => self.lambda(node, cx),
+            "dictionary" => self.dictionary(node, cx),
+            "list" | "tuple" | "expression_list" => {
+                let items: Vec<Ex> = named_children(node).into_iter().map(|c| self.expr(c, cx)).collect();
+                for (c, item) in named_children(node).into_iter().zip(&items) {
+                    self.reference_if_name(c, item, cx);
+                }
+                if node.kind() == "list" && items.is_empty() {
+                    return Ex::Literal(LiteralType::List);
+                }
+                Ex::Seq(items)
+            }
+            "set" => {
+                self.visit_children(node, cx);
+                Ex::Literal(LiteralType::Set)
+            }
+            "subscript" => {
+                let value = node.child_by_field_name("value").map(|v| self.expr(v, cx)).unwrap_or(Ex::Unknown);
+                let subs = node.children_by_field_name("subscript", &mut node.walk()).collect::<Vec<_>>();
+                let mut key = None;
+                for s in &subs {
+                    key = self.literal_key(*s);
+                    self.expr(*s, cx);
+                }
+                match (key, subs.len()) {
+                    (Some(k), 1) => Ex::Subscript(Box::new(value), k),
+                    _ => Ex::Unknown,
+                }
+            }
+            "parenthesized_expression" => match node.named_child(0) {
+                Some(inner) => self.expr(inner, cx),
+                None => Ex::Unknown,
+            },
+            "await" => {
+                self.visit_children(node, cx);
+                Ex::Unknown
+            }
+            "named_expression" => {
+                let value = node.child_by_field_name("value").map(|v| self.expr(v, cx));
+                if let (Some(name), Some(v)) = (node.child_by_field_name("name"), value.clone()) {
+                    let n = self.text(name).to_string();
+                    self.bind(cx, &n, pos(name).0, BindingValue::Value(value_of(&v)));
+                }
+                value.unwrap_or(Ex::Unknown)
+            }
+            "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
+                self.comprehension(node, cx);
+                Ex::Unknown
+            }
+            "keyword_argument" => {
+                if let Some(v) = node.child_by_field_name("value") {
+                    let e = self.expr(v, cx);
+                    self.reference_if_name(v, &e, cx);
+                }
+                Ex::Unknown
+            }
+            _ => {
+                self.visit_children(node, cx);
+                Ex::Unknown
+            }
+        }
+    }
+
+    fn visit_children(&mut self, node: Node, cx: &Ctx) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for c in children {
+            self.expr(c, cx);
+        }
+    }
+
+    fn literal_key(&self, node: Node) -> Option<Key> {
+        match node.kind() {
+            "string" => self.string_content(node).map(Key::Str),
+            "integer" => self.text(node).parse().ok().map(Key::Int),
+            _ => None,
+        }
+    }
+
+    fn dictionary(&mut self, node: Node, cx: &Ctx) -> Ex {
+        let mut entries = Vec::new();
+        let mut all_literal = true;
+        for pair in named_children(node) {
+            if pair.kind() != "pair" {
+                all_literal = false;
+                self.expr(pair, cx);
+                continue;
+            }
+            let key = pair.child_by_field_name("key");
+            let value = pair.child_by_field_name("value");
+            if let Some(k) = key {
+                self.expr(k, cx);
+            }
+            let v = value.map(|v| self.expr(v, cx)).unwrap_or(Ex::Unknown);
+            if let Some(vn) = value {
+                self.reference_if_name(vn, &v, cx);
+            }
+            match key.and_then(|k| self.literal_key(k)) {
+                Some(k) => entries.push((k, v)),
+                None => all_literal = false,
+            }
+        }
+        if all_literal {
+            Ex::Dict(entries)
+        } else {
+            Ex::Literal(LiteralType::Dict)
+        }
+    }
+
+    fn comprehension(&mut self, node: Node, cx: &Ctx) {
+        let scope = self.new_scope(ScopeKind::Block, cx.scope, None);
+        let inner = Ctx { scope, ..cx.clone() };
+        // The first iterable is evaluated in the enclosing scope; the rest inside.
+        let mut first = true;
+        let mut deferred = Vec::new();
+        for c in named_children(node) {
+            match c.kind() {
+                "for_in_clause" => {
+                    if let Some(right) = c.child_by_field_name("right") {
+                        self.expr(right, if first { cx } else { &inner });
+                    }
+                    first = false;
+                    let mut cursor = c.walk();
+                    for left in c.children_by_field_name("left", &mut cursor) {
+                        self.bind_target(left, None, &inner, true);
+                    }
+                }
+                _ => deferred.push(c),
+            }
+        }
+        for c in deferred {
+            self.expr(c, &inner);
+        }
+    }
+
+    fn lambda(&mut self, node: Node, cx: &Ctx) -> Ex {
+        self.lambdas += 1;
+        let (line, column) = pos(node);
+        let idx = self.push_decl(Decl {
+            name: format!("<lambda{}>", self.lambdas),
+            kind: DeclKind::Lambda,
+            parent: cx.caller_decl_for_nesting(),
+            scope: cx.scope,
+            body: None,
+            line,
+            column,
+            end_line: node.end_position().row as u32 + 1,
+            params: Vec::new(),
+            is_static: false,
+            is_classmethod: false,
+            is_property: false,
+            returns: None,
+            bases: Vec::new(),
+            fields: Vec::new(),
+            returns_value: None,
+            type_params: Vec::new(),
+        });
+        let scope = self.new_scope(ScopeKind::Lambda, cx.scope, Some(idx));
+        self.facts.decls[idx as usize].body = Some(scope);
+        let inner = Ctx { scope, caller: Some(idx), ..cx.clone() };
+        if let Some(p) = node.child_by_field_name("parameters") {
+            let params = self.parameters(p, &inner, cx);
+            self.facts.decls[idx as usize].params = params;
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            let returned = self.expr(body, &inner);
+            if let Ex::Name(n) = returned {
+                self.facts.decls[idx as usize].returns_value = Some(ReturnValue::Name(n));
+            }
+        }
+        Ex::Lambda(idx)
+    }
+
+    fn call(&mut self, node: Node, cx: &Ctx) -> Ex {
+        let Some(function) = node.child_by_field_name("function") else { return Ex::Unknown };
+        let fx = self.expr(function, cx);
+        let (callee, name_node) = match (&fx, function.kind()) {
+            (Ex::Name(n), _) => (Callee::Name(n.clone()), function),
+            (Ex::Path(p), _) => {
+                let mut p = p.clone();
+                let name = p.pop().unwrap_or_default();
+                (Callee::Member { receiver: Receiver::Path(p), name }, attr_name_node(function))
+            }
+            (Ex::CallThen(c, p), _) => {
+                let mut p = p.clone();
+                let name = p.pop().unwrap_or_default();
+                let receiver = if p.is_empty() { Receiver::Call(*c) } else { Receiver::CallThen { call: *c, path: p } };
+                (Callee::Member { receiver, name }, attr_name_node(function))
+            }
+            (Ex::Subscript(base, key), _) => {
+                (Callee::Subscript { base: receiver_of(base), key: Some(key.clone()) }, function)
+            }
+            (_, "attribute") => {
+                // `(expr).m()` / `super().m()` / `"x".join()`
+                let object = function.child_by_field_name("object");
+                let name = function.child_by_field_name("attribute").map(|a| self.text(a).to_string()).unwrap_or_default();
+                let receiver = object.map(|o| self.receiver_for_object(o)).unwrap_or(Receiver::Unknown);
+                (Callee::Member { receiver, name }, attr_name_node(function))
+            }
+            _ => (Callee::Dynamic, function),
+        };
+        let mut args = Vec::new();
+        let mut keyword_args = 0;
+        let mut has_splat = false;
+        if let Some(arguments) = node.child_by_field_name("arguments") {
+            for a in named_children(arguments) {
+                match a.kind() {
+                    "keyword_argument" => {
+                        keyword_args += 1;
+                        self.expr(a, cx);
+                    }
+                    "list_splat" | "dictionary_splat" => {
+                        has_splat = true;
+                        self.expr(a, cx);
+                    }
+                    "comment" => {}
+                    _ => {
+                        let e = self.expr(a, cx);
+                        self.reference_if_name(a, &e, cx);
+                        args.push(arg_shape(&e));
+                    }
+                }
+            }
+        }
+        let (line, column) = pos(name_node);
+        let is_super = matches!(&callee, Callee::Name(n) if n == "super");
+        let idx = self.push_call(Call {
+            line,
+            column,
+            caller: cx.caller,
+            scope: cx.scope,
+            callee,
+            kind: CallKind::Call,
+            args,
+            keyword_args,
+            has_splat,
+            type_args: 0,
+            wrote: self.wrote(function),
+        });
+        if is_super {
+            Ex::Super
+        } else {
+            Ex::Call(idx)
+        }
+    }
+
+    /// The receiver of `(object).m()` when the object is not a plain path: the
+    /// object was already visited by `expr(function)`, so only its shape is read here.
+    fn receiver_for_object(&self, object: Node) -> Receiver {
+        match object.kind() {
+            "string" | "concatenated_string" => Receiver::Literal(LiteralType::Str),
+            "integer" => Receiver::Literal(LiteralType::Int),
+            "float" => Receiver::Literal(LiteralType::Float),
+            "list" | "list_comprehension" => Receiver::Literal(LiteralType::List),
+            "dictionary" | "dictionary_comprehension" => Receiver::Literal(LiteralType::Dict),
+            "set" | "set_comprehension" => Receiver::Literal(LiteralType::Set),
+            "tuple" => Receiver::Literal(LiteralType::Tuple),
+            "call" => {
+                // `super().m()`: the call was pushed last among the object's calls.
+                let is_super = object
+                    .child_by_field_name("function")
+                    .is_some_and(|f| f.kind() == "identifier" && self.text(f) == "super");
+                if is_super {
+                    Receiver::Super
+                } else {
+                    Receiver::Unknown
+                }
+            }
+            _ => Receiver::Unknown,
+        }
+    }
+
+    /// A bare name or a dotted path used as a value might be a function passed
+    /// along; the resolver keeps it only when it names a callable.
+    fn reference_if_name(&mut self, node: Node, ex: &Ex, cx: &Ctx) {
+        let target = match ex {
+            Ex::Name(n) => Callee::Name(n.clone()),
+            Ex::Path(p) if p.len() >= 2 => {
+                let mut p = p.clone();
+                let name = p.pop().unwrap_or_default();
+                Callee::Member { receiver: Receiver::Path(p), name }
+            }
+            _ => return,
+        };
+        let name_node = if node.kind() == "attribute" { attr_name_node(node) } else { node };
+        let (line, column) = pos(name_node);
+        let wrote = self.wrote(node);
+        self.facts.refs.push(ValueRef { line, column, caller: cx.caller, scope: cx.scope, target, wrote });
+    }
+}
+
+impl Ctx {
+    /// Declarations nest under the function or class whose body holds them.
+    fn caller_decl_for_nesting(&self) -> Option<DeclIdx> {
+        self.caller
+    }
+}
+
+fn attr_name_node(attribute: Node) -> Node {
+    attribute.child_by_field_name("attribute").unwrap_or(attribute)
+}
+
+fn named_children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+}
+
+/// The element nodes of a sequence expression (a tuple, list or bare `a, b`).
+fn sequence_nodes(node: Node) -> Vec<Node> {
+    match node.kind() {
+        "tuple" | "list" | "expression_list" => named_children(node),
+        "parenthesized_expression" => node.named_child(0).map(sequence_nodes).unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// Which value element a target at position `i` of `n` receives, given a starred
+/// target at `star`; `None` when the shapes do not line up.
+fn element_for(i: usize, n: usize, star: Option<usize>, values: usize) -> Option<usize> {
+    match star {
+        None if n == values => Some(i),
+        None => None,
+        Some(s) if values + 1 >= n => {
+            if i < s {
+                Some(i)
+            } else if i > s {
+                Some(values - (n - i))
+            } else {
+                None
+            }
+        }
+        Some(_) => None,
+    }
+}
+
+fn pos(node: Node) -> (u32, u32) {
+    let p = node.start_position();
+    (p.row as u32 + 1, p.column as u32 + 1)
+}
+
+fn agreed_return(returns: Vec<Option<ReturnValue>>) -> Option<ReturnValue> {
+    let mut it = returns.into_iter();
+    let first = it.next()??;
+    for r in it {
+        match (&first, r?) {
+            (ReturnValue::SelfValue, ReturnValue::SelfValue) => {}
+            (ReturnValue::Name(a), ReturnValue::Name(b)) if *a == b => {}
+            _ => return None,
+        }
+    }
+    Some(first)
+}
+
+fn receiver_of(ex: &Ex) -> Receiver {
+    match ex {
+        Ex::Name(n) => Receiver::Path(vec![n.clone()]),
+        Ex::Path(p) => Receiver::Path(p.clone()),
+        Ex::Call(c) => Receiver::Call(*c),
+        Ex::CallThen(c, p) => Receiver::CallThen { call: *c, path: p.clone() },
+        Ex::Super => Receiver::Super,
+        Ex::Literal(l) => Receiver::Literal(*l),
+        _ => Receiver::Unknown,
+    }
+}
+
+fn value_of(ex: &Ex) -> ValueExpr {
+    match ex {
+        Ex::Name(n) => ValueExpr::Name(n.clone()),
+        Ex::Path(p) => ValueExpr::Attribute { path: p.clone() },
+        Ex::Call(c) => ValueExpr::CallResult(*c),
+        Ex::Lambda(d) => ValueExpr::Lambda(*d),
+        Ex::Literal(l) => ValueExpr::Literal(*l),
+        Ex::Dict(entries) => ValueExpr::Dict(entries.iter().map(|(k, v)| (k.clone(), value_of(v))).collect()),
+        Ex::Seq(items) => ValueExpr::Sequence(items.iter().map(value_of).collect()),
+        Ex::Subscript(base, key) => ValueExpr::Subscript { base: Box::new(value_of(base)), key: key.clone() },
+        Ex::CallThen(..) | Ex::Super | Ex::Unknown => ValueExpr::Unknown,
+    }
+}
+
+fn arg_shape(ex: &Ex) -> ArgShape {
+    match ex {
+        Ex::Name(n) => ArgShape::Name(n.clone()),
+        Ex::Path(p) => ArgShape::Path(p.clone()),
+        Ex::Call(c) => ArgShape::Call(*c),
+        Ex::Literal(l) => ArgShape::Literal(*l),
+        Ex::Lambda(_) => ArgShape::Lambda,
+        _ => ArgShape::Unknown,
+    }
+}
+
+/// Python module names for every file, once all paths are known: the dotted name
+/// under the outermost directory chain of packages (`src/click/core.py` →
+/// `click.core` when `src/click/__init__.py` exists), then the root-relative name
+/// when it differs (namespace packages).
+pub fn assign_module_names(facts: &mut [FileFacts]) {
+    let paths: std::collections::HashSet<String> =
+        facts.iter().filter(|f| f.language == Language::Python).map(|f| f.path.clone()).collect();
+    for f in facts.iter_mut().filter(|f| f.language == Language::Python) {
+        f.module = module_names(&f.path, &paths);
+    }
+}
+
+fn module_names(path: &str, paths: &std::collections::HashSet<String>) -> Vec<String> {
+    let stem = path.strip_suffix(".py").or_else(|| path.strip_suffix(".pyi")).unwrap_or(path);
+    let mut parts: Vec<&str> = stem.split('/').collect();
+    if parts.last() == Some(&"__init__") {
+        parts.pop();
+    }
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    // Walk up while the directory holding the current part is a package.
+    let dirs: Vec<&str> = path.split('/').collect();
+    let dir_count = dirs.len() - 1;
+    let mut start = dir_count;
+    while start > 0 {
+        let init = format!("{}/__init__.py", dirs[..start].join("/"));
+        if paths.contains(&init) {
+            start -= 1;
+        } else {
+            break;
+        }
+    }
+    let package_relative = parts[start.min(parts.len())..].join(".");
+    let root_relative = parts.join(".");
+    let mut out = Vec::new();
+    if !package_relative.is_empty() {
+        out.push(package_relative.clone());
+    }
+    if root_relative != package_relative {
+        out.push(root_relative);
+    }
+    out
+}

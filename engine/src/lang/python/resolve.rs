@@ -1,30 +1,367 @@
-//! Python resolution rules.
+//! Python's ordered rules. Each reads one kind of evidence and answers Place,
+//! Refuse or Pass; the evaluator (`eval.rs`) says what names and paths hold.
 
-use crate::facts::{Call, ValueRef};
+use crate::facts::*;
 use crate::index::{Eid, TreeIndex};
-use crate::resolve::{Cx, Eval, Hierarchy, LanguageResolver, Placement, Rule};
+use crate::lang::python::eval::{At, Found, Miss, Py, Res};
+use crate::resolve::family::{Family, OutsideKind, Reason};
+use crate::resolve::overload::by_arity;
+use crate::resolve::{Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Results, Rule, Target, Val};
 
 pub struct PythonResolver;
 
 pub static PYTHON: PythonResolver = PythonResolver;
 
+/// The order in which Python call sites meet the rules.
+static RULES: &[Rule] = &[
+    Rule { name: "dynamic_callee", run: dynamic_callee },
+    Rule { name: "dispatch_table", run: dispatch_table },
+    Rule { name: "lexical", run: lexical },
+    Rule { name: "import", run: import },
+    Rule { name: "value_flow", run: value_flow },
+    Rule { name: "parameter_filled_by_callers", run: parameter_filled_by_callers },
+    Rule { name: "builtin", run: builtin },
+    Rule { name: "super_call", run: super_call },
+    Rule { name: "receiver_member", run: receiver_member },
+    Rule { name: "nothing_declares_it", run: nothing_declares_it },
+];
+
+fn at(file: u32, call: &Call) -> At {
+    At { file, scope: call.scope, line: call.line }
+}
+
+/// `(f or g)()`, `f()()`: nothing names the callee.
+fn dynamic_callee(_cx: &Cx, _file: u32, call: &Call) -> Decision {
+    match call.callee {
+        Callee::Dynamic => Decision::Refuse(Reason::DynamicCallee),
+        _ => Decision::Pass,
+    }
+}
+
+/// `d["k"]()` / `a[0]()` on a literal table, read at the nearest write.
+fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Subscript { base, key } = &call.callee else { return Decision::Pass };
+    let (Receiver::Path(p), Some(key)) = (base, key) else { return Decision::Refuse(Reason::DynamicCallee) };
+    let [name] = p.as_slice() else { return Decision::Refuse(Reason::DynamicCallee) };
+    let py = Py::new(cx);
+    match py.table_entry(at(file, call), &ValueExpr::Name(name.clone()), key, 0) {
+        Ok(e) => place_value(cx, e, Family::ValueFlow),
+        Err(_) => Decision::Refuse(Reason::DynamicCallee),
+    }
+}
+
+/// The binding a bare callee name reads, when there is one.
+fn bare_binding<'a>(cx: &'a Cx, file: u32, call: &Call) -> Option<Found<'a>> {
+    let Callee::Name(name) = &call.callee else { return None };
+    Some(Py::new(cx).lookup(at(file, call), name, 0))
+}
+
+/// `f()` where f is a `def`/`class` of an enclosing scope of this file.
+fn lexical(cx: &Cx, file: u32, call: &Call) -> Decision {
+    match bare_binding(cx, file, call) {
+        Some(Found::Binding(b, scope)) if matches!(b.value, BindingValue::Decl(_)) => {
+            let py = Py::new(cx);
+            let res = py.binding(At { file, scope, line: b.line }, b, 0);
+            decide(cx, res, Family::Lexical, Reason::LocalValue)
+        }
+        _ => Decision::Pass,
+    }
+}
+
+/// `f()` where f is bound by an import (or a star import).
+fn import(cx: &Cx, file: u32, call: &Call) -> Decision {
+    match bare_binding(cx, file, call) {
+        Some(Found::Binding(b, scope)) if matches!(b.value, BindingValue::Import(_)) => {
+            let py = Py::new(cx);
+            let res = py.binding(At { file, scope, line: b.line }, b, 0);
+            decide(cx, res, Family::Import, Reason::NoDeclaration)
+        }
+        Some(Found::Star(e)) => place_value(cx, e, Family::Import),
+        _ => Decision::Pass,
+    }
+}
+
+/// `h()` where h is a local holding a function (an alias, a lambda, a factory's
+/// result, a bound method), or a name with a written type.
+fn value_flow(cx: &Cx, file: u32, call: &Call) -> Decision {
+    match bare_binding(cx, file, call) {
+        Some(Found::Binding(b, scope)) => match &b.value {
+            BindingValue::Value(_) | BindingValue::Typed { .. } => {
+                let res = Py::new(cx).binding(At { file, scope, line: b.line }, b, 0);
+                decide(cx, res, Family::ValueFlow, Reason::LocalValue)
+            }
+            BindingValue::Opaque => Decision::Refuse(Reason::LocalValue),
+            _ => Decision::Pass,
+        },
+        Some(Found::Later) => Decision::Refuse(Reason::LocalValue),
+        Some(Found::Ambiguous) => Decision::Refuse(Reason::Ambiguous),
+        _ => Decision::Pass,
+    }
+}
+
+/// A called parameter that every call of its function fills with the same
+/// function; two callers with two functions (or a caller passing something
+/// unknown) refuse.
+fn parameter_filled_by_callers(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Some(Found::Binding(b, scope)) = bare_binding(cx, file, call) else { return Decision::Pass };
+    let BindingValue::Param { index, ty } = &b.value else { return Decision::Pass };
+    if ty.is_some() {
+        let res = Py::new(cx).binding(At { file, scope, line: b.line }, b, 0);
+        return decide(cx, res, Family::WrittenType, Reason::ParameterValue);
+    }
+    let facts = cx.index.file(file);
+    let Some(owner) = facts.scopes[scope as usize].owner else { return Decision::Refuse(Reason::ParameterValue) };
+    let function = Eid { file, decl: owner };
+    match the_function_every_caller_passes(cx, function, *index) {
+        Some(f) => Decision::Place(Placement::in_tree(vec![f], Family::ValueFlow)),
+        None => Decision::Refuse(Reason::ParameterValue),
+    }
+}
+
+fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Option<Eid> {
+    let callers = cx.results.callers.get(&function)?;
+    let decl = cx.index.decl(function);
+    let py = Py::new(cx);
+    let mut agreed: Option<Eid> = None;
+    for &(cf, ci) in callers {
+        let c = &cx.index.file(cf).calls[ci as usize];
+        if c.has_splat || c.keyword_args > 0 {
+            return None;
+        }
+        let bound = decl.kind == DeclKind::Method && !decl.is_static && matches!(c.callee, Callee::Member { .. });
+        let position = if bound { index.checked_sub(1)? } else { index };
+        let e = match c.args.get(position as usize)? {
+            ArgShape::Name(n) => py.name(at(cf, c), n, 0).ok()?,
+            ArgShape::Path(p) => py.path(at(cf, c), p, 0).ok()?,
+            _ => return None,
+        };
+        let Val::Entity(f) = e.val else { return None };
+        if !cx.index.decl(f).kind.is_callable() || agreed.is_some_and(|a| a != f) {
+            return None;
+        }
+        agreed = Some(f);
+    }
+    agreed
+}
+
+/// `len(x)`: a built-in, where nothing in scope binds the name.
+fn builtin(_cx: &Cx, _file: u32, call: &Call) -> Decision {
+    match bare_binding(_cx, _file, call) {
+        Some(Found::Builtin) => {
+            let Callee::Name(n) = &call.callee else { return Decision::Pass };
+            Decision::Place(Placement::outside(OutsideKind::Builtin, n.clone(), Family::Builtin))
+        }
+        Some(Found::Unbound) => Decision::Refuse(Reason::NoDeclaration),
+        _ => Decision::Pass,
+    }
+}
+
+/// `super().m()`: m on the bases of the caller's class, in C3 order after it.
+fn super_call(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Member { receiver: Receiver::Super, name } = &call.callee else { return Decision::Pass };
+    let py = Py::new(cx);
+    let Some(class) = py.enclosing_class(at(file, call)) else { return Decision::Refuse(Reason::ReceiverTypeUnknown) };
+    let order = cx.hierarchy.order(class).map(<[Eid]>::to_vec).unwrap_or_default();
+    for &t in order.iter().skip(1) {
+        let found = cx.index.members(t, name);
+        if !found.is_empty() {
+            return Decision::Place(Placement::in_tree(found.to_vec(), Family::Inheritance));
+        }
+    }
+    Decision::Refuse(Reason::ReceiverTypeUnknown)
+}
+
+/// `recv.m()`: what the receiver holds, then its member.
+fn receiver_member(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Member { receiver, name } = &call.callee else { return Decision::Pass };
+    let py = Py::new(cx);
+    let base = match receiver_value(cx, &py, file, call, receiver) {
+        Ok(b) => b,
+        Err(Miss::Unbound) => return Decision::Pass,
+        Err(Miss::Ambiguous) => return Decision::Refuse(Reason::Ambiguous),
+        Err(Miss::Undeclared) => return Decision::Unresolved,
+        Err(_) => return Decision::Refuse(Reason::ReceiverTypeUnknown),
+    };
+    let res = py.attribute(&base, name, 0);
+    let receiver_family = match base.val {
+        Val::Module(_) | Val::Namespace(_) => Family::Import,
+        _ => base.family,
+    };
+    decide(cx, res, receiver_family, Reason::ReceiverTypeUnknown)
+}
+
+fn receiver_value(cx: &Cx, py: &Py, file: u32, call: &Call, receiver: &Receiver) -> Res {
+    match receiver {
+        Receiver::Path(p) => py.path(at(file, call), p, 0),
+        Receiver::Call(c) => cx.results.get(file, *c).cloned().ok_or(Miss::Unknown),
+        Receiver::CallThen { call: c, path } => {
+            let mut cur = cx.results.get(file, *c).cloned().ok_or(Miss::Unknown)?;
+            for attr in path {
+                cur = py.attribute(&cur, attr, 0)?;
+            }
+            Ok(cur)
+        }
+        Receiver::Literal(l) => Ok(Eval::new(Val::ForeignInstance(l.type_name(false).to_string()), Family::ForeignType)),
+        _ => Err(Miss::Unknown),
+    }
+}
+
+/// `x.m()` where neither x nor m is declared or bound anywhere in the tree.
+fn nothing_declares_it(cx: &Cx, _file: u32, call: &Call) -> Decision {
+    let Callee::Member { receiver: Receiver::Path(p), name } = &call.callee else { return Decision::Refuse(Reason::ReceiverTypeUnknown) };
+    let Some(first) = p.first() else { return Decision::Refuse(Reason::ReceiverTypeUnknown) };
+    if cx.index.declares_name(first) || cx.index.declares_name(name) {
+        return Decision::Refuse(Reason::ReceiverTypeUnknown);
+    }
+    let symbol = format!("{}.{}", p.join("."), name);
+    Decision::Place(Placement::outside(OutsideKind::Undeclared, symbol, Family::NothingDeclaresIt))
+}
+
+/// Turn an evaluation into a decision: place what it names, or refuse with the
+/// reason its miss stands for.
+fn decide(cx: &Cx, res: Res, family: Family, unknown: Reason) -> Decision {
+    match res {
+        Ok(e) => {
+            let fam = if e.family == Family::Lexical { family } else { e.family };
+            place_value(cx, e, fam)
+        }
+        Err(Miss::Parameter) => Decision::Refuse(Reason::ParameterValue),
+        Err(Miss::Local) => Decision::Refuse(Reason::LocalValue),
+        Err(Miss::Ambiguous) => Decision::Refuse(Reason::Ambiguous),
+        Err(Miss::Undeclared) => Decision::Unresolved,
+        Err(Miss::NoMember) => Decision::Refuse(Reason::NoDeclaration),
+        Err(Miss::Unbound) => Decision::Refuse(Reason::NoDeclaration),
+        Err(Miss::Unknown) => Decision::Refuse(unknown),
+    }
+}
+
+/// Place a call on what its callee evaluated to.
+fn place_value(cx: &Cx, e: Eval, family: Family) -> Decision {
+    match e.val {
+        Val::Entity(c) if cx.index.decl(c).kind.is_type() => construction(cx, c),
+        Val::Entity(f) => Decision::Place(Placement::in_tree(vec![f], in_tree_family(family, e.family))),
+        Val::Entities(fs) => Decision::Place(Placement::in_tree(fs, in_tree_family(family, e.family))),
+        Val::Outside { kind, symbol } => Decision::Place(Placement::outside(kind, symbol, outside_family(e.family, kind))),
+        Val::ForeignInstance(t) => {
+            Decision::Place(Placement::outside(OutsideKind::ForeignType, format!("{t}.__call__"), Family::ForeignType))
+        }
+        Val::Instance(c) => {
+            // Calling an instance calls its class's `__call__`.
+            let py = Py::new(cx);
+            match py.attribute(&Eval::new(Val::Instance(c), e.family), "__call__", 0) {
+                Ok(m) => place_value(cx, m, family),
+                Err(_) => Decision::Refuse(Reason::Refused),
+            }
+        }
+        Val::Module(_) | Val::Namespace(_) => Decision::Refuse(Reason::Refused),
+    }
+}
+
+fn in_tree_family(rule: Family, evidence: Family) -> Family {
+    if evidence.places_outside() || evidence == Family::Construction {
+        rule
+    } else {
+        evidence
+    }
+}
+
+fn outside_family(evidence: Family, kind: OutsideKind) -> Family {
+    if evidence.places_outside() {
+        return evidence;
+    }
+    match kind {
+        OutsideKind::Builtin => Family::Builtin,
+        OutsideKind::ForeignType => Family::ForeignType,
+        OutsideKind::Undeclared => Family::NothingDeclaresIt,
+        OutsideKind::Stdlib | OutsideKind::External => Family::ExternalImport,
+    }
+}
+
+/// `C()` reaches C's `__init__` (its own, or the first in C3 order), or the class
+/// itself where the tree declares none.
+fn construction(cx: &Cx, class: Eid) -> Decision {
+    let order = cx.hierarchy.order(class).map(<[Eid]>::to_vec).unwrap_or_else(|| vec![class]);
+    for &t in &order {
+        let init = cx.index.members(t, "__init__");
+        if !init.is_empty() {
+            return Decision::Place(Placement::in_tree(init.to_vec(), Family::Construction));
+        }
+    }
+    Decision::Place(Placement::in_tree(vec![class], Family::Construction))
+}
+
 impl LanguageResolver for PythonResolver {
     fn rules(&self) -> &'static [Rule] {
-        &[]
+        RULES
     }
-    fn call_result(&self, _cx: &Cx, _file: u32, _call: &Call, _p: &Placement) -> Option<Eval> {
-        None
+
+    fn call_result(&self, cx: &Cx, _file: u32, _call: &Call, p: &Placement) -> Option<Eval> {
+        let target = p.single().or_else(|| match p.target() {
+            Target::InTree(t) => t.last().copied(),
+            Target::Outside { .. } => None,
+        })?;
+        let py = Py::new(cx);
+        if p.family() == Family::Construction {
+            let decl = cx.index.decl(target);
+            let class = if decl.kind.is_type() { target } else { cx.index.enclosing_type(target)? };
+            return Some(Eval::new(Val::Instance(class), Family::WrittenType));
+        }
+        py.returned(target, None, 0)
     }
-    fn resolve_ref(&self, _cx: &Cx, _file: u32, _r: &ValueRef) -> Option<Placement> {
-        None
+
+    fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
+        let py = Py::new(cx);
+        let here = At { file, scope: r.scope, line: r.line };
+        let e = match &r.target {
+            Callee::Name(n) => py.name(here, n, 0).ok()?,
+            Callee::Member { receiver: Receiver::Path(p), name } => {
+                let base = py.path(here, p, 0).ok()?;
+                py.attribute(&base, name, 0).ok()?
+            }
+            _ => return None,
+        };
+        let Val::Entity(f) = e.val else { return None };
+        if !cx.index.decl(f).kind.is_callable() {
+            return None;
+        }
+        let family = if e.family.places_outside() { Family::ValueFlow } else { e.family };
+        Some(Placement::in_tree(vec![f], family))
     }
-    fn bases(&self, _index: &TreeIndex, _ty: Eid) -> (Vec<Eid>, bool) {
-        (Vec::new(), false)
+
+    fn bases(&self, index: &TreeIndex, ty: Eid) -> (Vec<Eid>, bool) {
+        let hierarchy = Hierarchy::default();
+        let results = Results::default();
+        let cx = Cx { index, hierarchy: &hierarchy, results: &results };
+        let py = Py::new(&cx);
+        let decl = index.decl(ty);
+        let at = At { file: ty.file, scope: decl.scope, line: decl.line };
+        let mut out = Vec::new();
+        let mut unknown = false;
+        for base in &decl.bases {
+            if base.path == ["object"] {
+                continue;
+            }
+            match py.path(at, &base.path, 0).map(|e| e.val) {
+                Ok(Val::Entity(b)) if index.decl(b).kind.is_type() && b != ty => out.push(b),
+                _ => unknown = true,
+            }
+        }
+        (out, unknown)
     }
+
     fn lookup_order(&self, hierarchy: &Hierarchy, ty: Eid) -> Vec<Eid> {
-        hierarchy.depth_first(ty)
+        hierarchy.c3(ty).unwrap_or_else(|| vec![ty])
     }
-    fn pick_overload(&self, _cx: &Cx, _file: u32, _call: &Call, _c: &[Eid]) -> Option<Eid> {
-        None
+
+    fn pick_overload(&self, cx: &Cx, _file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+        let through_instance = matches!(call.callee, Callee::Member { .. });
+        let fits = by_arity(cx, call, candidates, |c| {
+            let d = cx.index.decl(c);
+            through_instance && d.kind == DeclKind::Method && !d.is_static
+        });
+        match fits.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 }

@@ -1,0 +1,617 @@
+//! What a Python name, path or value holds, read from the structure the frontend
+//! extracted: scopes and their bindings, imports, class bodies, written types.
+//! Every answer carries the family of the evidence that produced it.
+
+use crate::facts::*;
+use crate::index::Eid;
+use crate::lang::python::policy;
+use crate::resolve::family::{Family, OutsideKind};
+use crate::resolve::{Cx, Eval, Val};
+
+/// Follow values through at most this many aliases, imports and attributes.
+const MAX_HOPS: u32 = 12;
+
+/// Why an evaluation gave no value: the caller turns it into a typed reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Miss {
+    /// A parameter whose value nothing writes.
+    Parameter,
+    /// A local whose value the engine cannot follow.
+    Local,
+    /// Several bindings disagree.
+    Ambiguous,
+    /// No binding, no built-in.
+    Unbound,
+    /// The tree claims it (its own module, its own class) and declares nothing by that name.
+    Undeclared,
+    /// An in-tree class (with every base in the tree) declares no such member.
+    NoMember,
+    /// Anything else the engine does not follow.
+    Unknown,
+}
+
+pub type Res = Result<Eval, Miss>;
+
+/// Where a read happens: file, innermost scope, line.
+#[derive(Debug, Clone, Copy)]
+pub struct At {
+    pub file: u32,
+    pub scope: ScopeIdx,
+    pub line: u32,
+}
+
+/// A binding found for a name, with the scope it lives in.
+pub enum Found<'a> {
+    Binding(&'a Binding, ScopeIdx),
+    Ambiguous,
+    /// Bound in the reading scope, but only after the read.
+    Later,
+    /// Found through `from m import *`.
+    Star(Eval),
+    Builtin,
+    Unbound,
+}
+
+pub struct Py<'c, 'a> {
+    pub cx: &'c Cx<'a>,
+}
+
+impl<'c, 'a> Py<'c, 'a> {
+    pub fn new(cx: &'c Cx<'a>) -> Self {
+        Py { cx }
+    }
+
+    fn file(&self, fi: u32) -> &'a FileFacts {
+        self.cx.index.file(fi)
+    }
+
+    // ---- names ------------------------------------------------------------
+
+    /// Python's scoping: the reading scope (nearest earlier write), then enclosing
+    /// function scopes (class bodies are skipped), then the module, then names a
+    /// star import brings, then built-ins.
+    pub fn lookup(&self, at: At, name: &str, hops: u32) -> Found<'a> {
+        let file = self.file(at.file);
+        let mut scope = Some(at.scope);
+        let mut same_time = true;
+        let mut first = true;
+        while let Some(s) = scope {
+            let sc = &file.scopes[s as usize];
+            if first || sc.kind != ScopeKind::Class {
+                let mut named = sc.bindings.iter().filter(|b| b.name == name).peekable();
+                if named.peek().is_some() {
+                    let all: Vec<&Binding> = named.collect();
+                    return pick_binding(&all, s, at.line, same_time);
+                }
+            }
+            // A comprehension runs where it stands; a function body runs later.
+            same_time = same_time && sc.kind == ScopeKind::Block;
+            first = false;
+            scope = sc.parent;
+        }
+        if let Some(found) = self.through_star_imports(at.file, name, hops) {
+            return Found::Star(found);
+        }
+        if policy::is_builtin(name) {
+            return Found::Builtin;
+        }
+        Found::Unbound
+    }
+
+    /// What a bare name holds at a point.
+    pub fn name(&self, at: At, name: &str, hops: u32) -> Res {
+        if hops > MAX_HOPS {
+            return Err(Miss::Unknown);
+        }
+        match self.lookup(at, name, hops) {
+            Found::Binding(b, scope) => self.binding(At { scope, line: b.line, ..at }, b, hops + 1),
+            Found::Ambiguous => Err(Miss::Ambiguous),
+            Found::Later => Err(Miss::Local),
+            Found::Star(e) => Ok(e),
+            Found::Builtin => Ok(Eval::new(
+                Val::Outside { kind: OutsideKind::Builtin, symbol: name.to_string() },
+                Family::Builtin,
+            )),
+            Found::Unbound => Err(Miss::Unbound),
+        }
+    }
+
+    /// What one binding holds. `at` is the binding's own scope and line.
+    pub fn binding(&self, at: At, b: &Binding, hops: u32) -> Res {
+        match &b.value {
+            BindingValue::Decl(d) => Ok(Eval::new(Val::Entity(Eid { file: at.file, decl: *d }), Family::Lexical)),
+            BindingValue::Import(i) => self.import(at.file, *i, hops),
+            BindingValue::Param { index, ty } => self.parameter(at, *index, ty.as_ref(), hops),
+            BindingValue::Typed { ty, .. } => self.instance_of(at, ty, hops),
+            BindingValue::Value(v) => self.value(at, v, hops).map(as_value_flow),
+            BindingValue::Opaque => Err(Miss::Local),
+        }
+    }
+
+    /// A parameter: `self`/`cls` of a method, a written annotation, or unknown.
+    fn parameter(&self, at: At, index: u32, ty: Option<&TypeRef>, hops: u32) -> Res {
+        let file = self.file(at.file);
+        let owner = file.scopes[at.scope as usize].owner;
+        if let (0, Some(owner)) = (index, owner) {
+            let decl = &file.decls[owner as usize];
+            if decl.kind == DeclKind::Method && !decl.is_static {
+                if let Some(class) = decl.parent {
+                    let class = Eid { file: at.file, decl: class };
+                    let val = if decl.is_classmethod { Val::Entity(class) } else { Val::Instance(class) };
+                    return Ok(Eval::new(val, Family::OwnType));
+                }
+            }
+        }
+        match ty {
+            Some(ty) => self.instance_of(at, ty, hops),
+            None => Err(Miss::Parameter),
+        }
+    }
+
+    // ---- values -----------------------------------------------------------
+
+    pub fn value(&self, at: At, v: &ValueExpr, hops: u32) -> Res {
+        if hops > MAX_HOPS {
+            return Err(Miss::Unknown);
+        }
+        match v {
+            ValueExpr::Name(n) => self.name(at, n, hops + 1),
+            ValueExpr::Attribute { path } => self.path(at, path, hops + 1),
+            ValueExpr::CallResult(c) => self.cx.results.get(at.file, *c).cloned().ok_or(Miss::Local),
+            ValueExpr::Lambda(d) => Ok(Eval::new(Val::Entity(Eid { file: at.file, decl: *d }), Family::ValueFlow)),
+            ValueExpr::Literal(l) => Ok(Eval::new(
+                Val::ForeignInstance(l.type_name(false).to_string()),
+                Family::ForeignType,
+            )),
+            ValueExpr::Subscript { base, key } => self.table_entry(at, base, key, hops + 1),
+            ValueExpr::New(_) | ValueExpr::Dict(_) | ValueExpr::Sequence(_) | ValueExpr::Unknown => Err(Miss::Local),
+        }
+    }
+
+    /// `d["k"]` / `a[0]` where `d` holds a literal table: the entry, read at the
+    /// nearest write of `d`.
+    pub fn table_entry(&self, at: At, base: &ValueExpr, key: &Key, hops: u32) -> Res {
+        let ValueExpr::Name(name) = base else { return Err(Miss::Unknown) };
+        let Found::Binding(b, scope) = self.lookup(at, name, hops) else { return Err(Miss::Local) };
+        let table = match &b.value {
+            BindingValue::Value(v) | BindingValue::Typed { value: Some(v), .. } => v,
+            _ => return Err(Miss::Local),
+        };
+        let entry = match (table, key) {
+            (ValueExpr::Dict(entries), k) => {
+                let hits: Vec<&ValueExpr> = entries.iter().filter(|(ek, _)| ek == k).map(|(_, v)| v).collect();
+                // A literal repeating a key keeps the last value, as Python does.
+                hits.last().copied()
+            }
+            (ValueExpr::Sequence(items), Key::Int(i)) => {
+                let i = if *i < 0 { items.len() as i64 + i } else { *i };
+                usize::try_from(i).ok().and_then(|i| items.get(i))
+            }
+            _ => None,
+        };
+        let entry = entry.ok_or(Miss::Local)?;
+        self.value(At { scope, line: b.line, ..at }, entry, hops + 1).map(as_value_flow)
+    }
+
+    /// `a.b.c`: the first name, then one attribute at a time.
+    pub fn path(&self, at: At, path: &[String], hops: u32) -> Res {
+        let Some((first, rest)) = path.split_first() else { return Err(Miss::Unknown) };
+        let mut cur = self.name(at, first, hops)?;
+        for attr in rest {
+            cur = self.attribute(&cur, attr, hops + 1)?;
+        }
+        Ok(cur)
+    }
+
+    /// `value.attr`.
+    pub fn attribute(&self, base: &Eval, attr: &str, hops: u32) -> Res {
+        if hops > MAX_HOPS {
+            return Err(Miss::Unknown);
+        }
+        match &base.val {
+            Val::Module(fi) => self.module_attribute(*fi, attr, hops),
+            Val::Namespace(dir) => self.namespace_attribute(dir, attr),
+            Val::Entity(e) if self.cx.index.decl(*e).kind.is_type() => {
+                let fam = if base.family == Family::OwnType { Family::OwnType } else { Family::QualifiedPath };
+                self.type_attribute(*e, attr, fam, false, hops)
+            }
+            Val::Instance(t) => {
+                let fam = match base.family {
+                    Family::OwnType | Family::ReturnType | Family::ValueFlow => base.family,
+                    _ => Family::WrittenType,
+                };
+                self.type_attribute(*t, attr, fam, true, hops)
+            }
+            Val::Outside { kind, symbol } => {
+                Ok(Eval::new(Val::Outside { kind: *kind, symbol: format!("{symbol}.{attr}") }, base.family))
+            }
+            Val::ForeignInstance(t) => Ok(Eval::new(
+                Val::Outside { kind: foreign_kind(t), symbol: format!("{t}.{attr}") },
+                Family::ForeignType,
+            )),
+            _ => Err(Miss::Unknown),
+        }
+    }
+
+    /// A member of a class (or its instance): instance fields first, then the
+    /// class and its bases in C3 order (methods, nested classes, class-body values).
+    fn type_attribute(&self, ty: Eid, attr: &str, family: Family, instance: bool, hops: u32) -> Res {
+        let order = self.cx.hierarchy.order(ty).map(<[Eid]>::to_vec).unwrap_or_else(|| vec![ty]);
+        for (i, &t) in order.iter().enumerate() {
+            let found_family = if i == 0 { family } else { Family::Inheritance };
+            if instance {
+                if let Some(r) = self.field(t, attr, hops) {
+                    return r.map(|e| match e.val {
+                        Val::Entity(_) => as_value_flow(e),
+                        _ => e,
+                    });
+                }
+            }
+            let members = self.cx.index.members(t, attr);
+            if !members.is_empty() {
+                return self.member_value(members, found_family, instance, hops);
+            }
+            if let Some(r) = self.class_body_value(t, attr, hops) {
+                return r.map(|e| Eval::new(e.val, found_family));
+            }
+        }
+        if self.cx.hierarchy.has_unknown_base(ty) {
+            Err(Miss::Unknown)
+        } else {
+            Err(Miss::NoMember)
+        }
+    }
+
+    /// Methods and nested classes found on a type. A property read yields what the
+    /// getter returns.
+    fn member_value(&self, members: &[Eid], family: Family, instance: bool, hops: u32) -> Res {
+        let last = *members.last().expect("non-empty");
+        let decl = self.cx.index.decl(last);
+        if instance && decl.is_property {
+            return self.returned(last, None, hops).ok_or(Miss::Unknown);
+        }
+        if members.len() == 1 {
+            Ok(Eval::new(Val::Entity(last), family))
+        } else {
+            Ok(Eval::new(Val::Entities(members.to_vec()), family))
+        }
+    }
+
+    /// `self.x` assigned or annotated in the class's methods (or its body); every
+    /// write must agree.
+    fn field(&self, ty: Eid, attr: &str, hops: u32) -> Option<Res> {
+        let decl = self.cx.index.decl(ty);
+        let fields: Vec<&Field> = decl.fields.iter().filter(|f| f.name == attr).collect();
+        if fields.is_empty() {
+            return None;
+        }
+        let scope = decl.body.unwrap_or(decl.scope);
+        let at = At { file: ty.file, scope, line: decl.line };
+        // A written type wins over values: it is what every write promises.
+        if let Some(ty) = fields.iter().find_map(|f| f.ty.as_ref()) {
+            return Some(self.instance_of(At { scope: decl.scope, ..at }, ty, hops + 1).map(|e| Eval::new(e.val, Family::WrittenType)));
+        }
+        let mut agreed: Option<Eval> = None;
+        for f in &fields {
+            let Some(v) = &f.value else { return Some(Err(Miss::Unknown)) };
+            // A field's value is read in the method that wrote it; its scope is not
+            // recorded, so only values that need no local scope are followed.
+            let e = match v {
+                ValueExpr::CallResult(_) | ValueExpr::Lambda(_) | ValueExpr::Literal(_) => self.value(at, v, hops + 1),
+                ValueExpr::Name(n) => self.name(At { scope: decl.scope, ..at }, n, hops + 1).map(as_value_flow),
+                _ => Err(Miss::Unknown),
+            };
+            let Ok(e) = e else { return Some(Err(Miss::Unknown)) };
+            match &agreed {
+                None => agreed = Some(e),
+                Some(a) if a.val == e.val => {}
+                Some(_) => return Some(Err(Miss::Ambiguous)),
+            }
+        }
+        agreed.map(|e| {
+            let fam = if matches!(e.val, Val::Instance(_)) { Family::WrittenType } else { e.family };
+            Ok(Eval::new(e.val, fam))
+        })
+    }
+
+    /// A non-declaration binding in a class body (`handler = f`, `__call__ = run`).
+    fn class_body_value(&self, ty: Eid, attr: &str, hops: u32) -> Option<Res> {
+        let decl = self.cx.index.decl(ty);
+        let body = decl.body?;
+        let scope = &self.file(ty.file).scopes[body as usize];
+        let b = scope.bindings.iter().rev().find(|b| b.name == attr)?;
+        if matches!(b.value, BindingValue::Decl(_)) {
+            return None;
+        }
+        Some(self.binding(At { file: ty.file, scope: body, line: b.line }, b, hops + 1))
+    }
+
+    // ---- modules and imports ----------------------------------------------
+
+    /// The module an import names, resolved against the importing file.
+    pub fn import(&self, fi: u32, i: u32, hops: u32) -> Res {
+        let file = self.file(fi);
+        let import = &file.imports[i as usize];
+        match &import.kind {
+            ImportKind::Module { path, alias } => {
+                // `import a.b.c` binds `a`; `import a.b as x` binds x to a.b.
+                let bound = if alias.is_some() { path.clone() } else { path[..1].to_vec() };
+                match self.module(&bound) {
+                    Ok(m) => Ok(Eval::new(m, Family::Import)),
+                    Err(_) if self.claims_package(&bound) => Err(Miss::Undeclared),
+                    Err(_) => Ok(outside_module(&bound)),
+                }
+            }
+            ImportKind::From { level, module, name, .. } => {
+                let base = self.absolute(fi, *level, module).ok_or(Miss::Undeclared)?;
+                match self.module(&base) {
+                    Ok(m) => {
+                        let m = Eval::new(m, Family::Import);
+                        self.attribute(&m, name, hops + 1).map(|e| as_import(e))
+                    }
+                    Err(_) if *level > 0 || self.claims_package(&base) => Err(Miss::Undeclared),
+                    Err(_) => {
+                        let mut symbol = base.clone();
+                        symbol.push(name.clone());
+                        Ok(outside_module(&symbol))
+                    }
+                }
+            }
+            _ => Err(Miss::Unknown),
+        }
+    }
+
+    /// A dotted module under a top-level package the tree has is the tree's
+    /// claim: when it is missing, the import is unresolved, not outside.
+    fn claims_package(&self, path: &[String]) -> bool {
+        path.len() > 1 && self.module(&path[..1]).is_ok()
+    }
+
+    /// `from ..a import b` in `pkg/sub/mod.py` → `pkg.a`.
+    fn absolute(&self, fi: u32, level: u32, module: &[String]) -> Option<Vec<String>> {
+        if level == 0 {
+            return Some(module.to_vec());
+        }
+        let file = self.file(fi);
+        let me = file.module.first()?;
+        let mut parts: Vec<String> = me.split('.').map(str::to_string).collect();
+        // A module's package is its name less the last part; a package is its own.
+        let drop = if file.is_package_init { level - 1 } else { level };
+        for _ in 0..drop {
+            parts.pop()?;
+        }
+        parts.extend(module.iter().cloned());
+        Some(parts)
+    }
+
+    /// A module or package of the tree by dotted path.
+    pub fn module(&self, path: &[String]) -> Result<Val, Miss> {
+        let dotted = path.join(".");
+        match self.cx.index.python_module(&dotted) {
+            [one] => Ok(Val::Module(*one)),
+            [] => {
+                let dir = path.join("/");
+                if self.cx.index.is_python_package_dir(&dir) {
+                    Ok(Val::Namespace(dir))
+                } else {
+                    Err(Miss::Unbound)
+                }
+            }
+            many => {
+                // A package and a module of one name: the package (`__init__.py`) wins.
+                let inits: Vec<u32> =
+                    many.iter().copied().filter(|&f| self.file(f).is_package_init).collect();
+                match inits.as_slice() {
+                    [one] => Ok(Val::Module(*one)),
+                    _ => Err(Miss::Ambiguous),
+                }
+            }
+        }
+    }
+
+    /// `module.attr`: a name the module binds at its top level (its last binding),
+    /// else a submodule of the package, else a name a star import brings.
+    pub fn module_attribute(&self, fi: u32, attr: &str, hops: u32) -> Res {
+        let file = self.file(fi);
+        let bindings: Vec<&Binding> = file.scopes[0].bindings.iter().filter(|b| b.name == attr).collect();
+        if let Some(b) = module_level_binding(&bindings) {
+            return self.binding(At { file: fi, scope: 0, line: b.line }, b, hops + 1).map(|e| as_import(e));
+        }
+        if !bindings.is_empty() {
+            return Err(Miss::Ambiguous);
+        }
+        if file.is_package_init {
+            if let Some(me) = file.module.first() {
+                let mut sub: Vec<String> = me.split('.').map(str::to_string).collect();
+                sub.push(attr.to_string());
+                if let Ok(m) = self.module(&sub) {
+                    return Ok(Eval::new(m, Family::Import));
+                }
+            }
+        }
+        if let Some(e) = self.through_star_imports(fi, attr, hops + 1) {
+            return Ok(e);
+        }
+        Err(Miss::Undeclared)
+    }
+
+    fn namespace_attribute(&self, dir: &str, attr: &str) -> Res {
+        let path: Vec<String> = dir.split('/').map(str::to_string).chain(std::iter::once(attr.to_string())).collect();
+        self.module(&path).map(|m| Eval::new(m, Family::Import)).map_err(|_| Miss::Undeclared)
+    }
+
+    /// A name brought by `from m import *` at a file's top level: public names, or
+    /// exactly those a literal `__all__` lists.
+    fn through_star_imports(&self, fi: u32, name: &str, hops: u32) -> Option<Eval> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let file = self.file(fi);
+        for import in file.imports.iter().rev() {
+            let ImportKind::Star { level, module } = &import.kind else { continue };
+            let Some(base) = self.absolute(fi, *level, module) else { continue };
+            let Ok(Val::Module(m)) = self.module(&base) else { continue };
+            let target = self.file(m);
+            let exported = match &target.all_names {
+                Some(all) => all.iter().any(|n| n == name),
+                None => !name.starts_with('_'),
+            };
+            if !exported {
+                continue;
+            }
+            if let Ok(e) = self.module_attribute(m, name, hops + 1) {
+                return Some(as_import(e));
+            }
+        }
+        None
+    }
+
+    // ---- types ------------------------------------------------------------
+
+    /// An instance of a written type, read where the annotation stands.
+    pub fn instance_of(&self, at: At, ty: &TypeRef, hops: u32) -> Res {
+        if ty.is_self {
+            let class = self.enclosing_class(at).ok_or(Miss::Unknown)?;
+            return Ok(Eval::new(Val::Instance(class), Family::WrittenType));
+        }
+        let Some(last) = ty.last() else { return Err(Miss::Unknown) };
+        if ty.path.len() == 1 {
+            if let Some((_, builtin)) = policy::TYPING_ALIASES.iter().find(|(a, _)| *a == last) {
+                return Ok(Eval::new(Val::ForeignInstance(builtin.to_string()), Family::ForeignType));
+            }
+        }
+        let e = self.path(at, &ty.path, hops + 1)?;
+        match e.val {
+            Val::Entity(c) if self.cx.index.decl(c).kind.is_type() => Ok(Eval::new(Val::Instance(c), Family::WrittenType)),
+            Val::Outside { kind: OutsideKind::Builtin, symbol } if policy::BUILTIN_TYPES.contains(&symbol.as_str()) => {
+                Ok(Eval::new(Val::ForeignInstance(symbol), Family::ForeignType))
+            }
+            Val::Outside { symbol, .. } => Ok(Eval::new(Val::ForeignInstance(symbol), Family::ForeignType)),
+            _ => Err(Miss::Unknown),
+        }
+    }
+
+    /// The class whose body (or method) a scope belongs to.
+    pub fn enclosing_class(&self, at: At) -> Option<Eid> {
+        let file = self.file(at.file);
+        let mut scope = Some(at.scope);
+        while let Some(s) = scope {
+            let sc = &file.scopes[s as usize];
+            if let Some(owner) = sc.owner {
+                let decl = &file.decls[owner as usize];
+                if decl.kind == DeclKind::Class {
+                    return Some(Eid { file: at.file, decl: owner });
+                }
+                if let Some(p) = decl.parent.filter(|p| file.decls[*p as usize].kind == DeclKind::Class) {
+                    return Some(Eid { file: at.file, decl: p });
+                }
+            }
+            scope = sc.parent;
+        }
+        None
+    }
+
+    /// What calling a declaration yields: an instance for a class, the written
+    /// return type, or the function every `return` names (a factory).
+    pub fn returned(&self, callee: Eid, receiver_class: Option<Eid>, hops: u32) -> Option<Eval> {
+        let decl = self.cx.index.decl(callee);
+        if decl.kind.is_type() {
+            return Some(Eval::new(Val::Instance(callee), Family::WrittenType));
+        }
+        let own_class = self.cx.index.enclosing_type(callee);
+        if let Some(ty) = &decl.returns {
+            if ty.is_self {
+                return receiver_class.or(own_class).map(|c| Eval::new(Val::Instance(c), Family::ReturnType));
+            }
+            let at = At { file: callee.file, scope: decl.scope, line: decl.line };
+            return self.instance_of(at, ty, hops + 1).ok().map(|e| Eval::new(e.val, Family::ReturnType));
+        }
+        match &decl.returns_value {
+            Some(ReturnValue::SelfValue) => {
+                receiver_class.or(own_class).map(|c| Eval::new(Val::Instance(c), Family::ReturnType))
+            }
+            Some(ReturnValue::Name(n)) => {
+                let scope = decl.body?;
+                let at = At { file: callee.file, scope, line: decl.end_line + 1 };
+                let e = self.name(at, n, hops + 1).ok()?;
+                match e.val {
+                    Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
+                        Some(Eval::new(Val::Entity(f), Family::ValueFlow))
+                    }
+                    _ => None,
+                }
+            }
+            None => None,
+        }
+    }
+}
+
+/// Which of a scope's bindings a read sees: the nearest earlier write when the
+/// read runs with the scope; otherwise the scope's only value (every binding
+/// agreeing), since the read runs after the scope was filled.
+fn pick_binding<'a>(all: &[&'a Binding], scope: ScopeIdx, line: u32, same_time: bool) -> Found<'a> {
+    if same_time {
+        return match all.iter().rev().find(|b| b.line < line) {
+            Some(b) => Found::Binding(b, scope),
+            None => Found::Later,
+        };
+    }
+    match module_level_binding(all) {
+        Some(b) => Found::Binding(b, scope),
+        None => Found::Ambiguous,
+    }
+}
+
+/// The binding a later reader of a filled scope sees: the only one, or one of
+/// several that are all the same declaration.
+fn module_level_binding<'a>(all: &[&'a Binding]) -> Option<&'a Binding> {
+    match all {
+        [] => None,
+        [one] => Some(one),
+        many => {
+            let last = many[many.len() - 1];
+            // `try: from x import f / except ImportError: def f(): …` and
+            // `def f` … `f = wrap(f)` disagree: refuse rather than pick.
+            let all_imports = many.iter().all(|b| matches!(b.value, BindingValue::Import(_)));
+            if all_imports {
+                return None;
+            }
+            many.iter().all(|b| same_binding(b, last)).then_some(last)
+        }
+    }
+}
+
+fn same_binding(a: &Binding, b: &Binding) -> bool {
+    matches!((&a.value, &b.value), (BindingValue::Decl(x), BindingValue::Decl(y)) if x == y)
+}
+
+/// A value read through an alias is value flow, whatever placed the aliased name.
+fn as_value_flow(e: Eval) -> Eval {
+    match e.val {
+        Val::Entity(_) | Val::Entities(_) => Eval::new(e.val, Family::ValueFlow),
+        _ => e,
+    }
+}
+
+/// A name reached through an import keeps the outside families; in the tree it is `import`.
+fn as_import(e: Eval) -> Eval {
+    match e.family {
+        Family::ExternalImport | Family::Builtin | Family::ForeignType => e,
+        _ => Eval::new(e.val, Family::Import),
+    }
+}
+
+/// A module the tree does not have: standard library or external.
+fn outside_module(path: &[String]) -> Eval {
+    let top = path.first().map(String::as_str).unwrap_or("");
+    let kind = if policy::is_stdlib(top) { OutsideKind::Stdlib } else { OutsideKind::External };
+    Eval::new(Val::Outside { kind, symbol: path.join(".") }, Family::ExternalImport)
+}
+
+fn foreign_kind(type_name: &str) -> OutsideKind {
+    if policy::BUILTIN_TYPES.contains(&type_name) {
+        OutsideKind::Builtin
+    } else {
+        OutsideKind::ForeignType
+    }
+}
