@@ -235,6 +235,9 @@ pub enum BindingValue {
     Value(ValueExpr),
     /// A name whose value the engine cannot follow (loop variable, `with … as`).
     Opaque,
+    /// `d["k"] = v` (key `None` when computed): a write into the table `d` holds.
+    /// Plain reads of `d` skip it; reads of `d["k"]` see the nearest such write.
+    Slot { key: Option<Key>, value: ValueExpr },
 }
 
 /// What an assignment's right-hand side is, as structure.

@@ -78,7 +78,11 @@ impl<'c, 'a> Py<'c, 'a> {
         while let Some(s) = scope {
             let sc = &file.scopes[s as usize];
             if first || sc.kind != ScopeKind::Class {
-                let mut named = sc.bindings.iter().filter(|b| b.name == name).peekable();
+                let mut named = sc
+                    .bindings
+                    .iter()
+                    .filter(|b| b.name == name && !matches!(b.value, BindingValue::Slot { .. }))
+                    .peekable();
                 if named.peek().is_some() {
                     let all: Vec<&Binding> = named.collect();
                     return pick_binding(&all, s, at.line, same_time);
@@ -124,7 +128,7 @@ impl<'c, 'a> Py<'c, 'a> {
             BindingValue::Param { index, ty } => self.parameter(at, *index, ty.as_ref(), hops),
             BindingValue::Typed { ty, .. } => self.instance_of(at, ty, hops),
             BindingValue::Value(v) => self.value(at, v, hops).map(as_value_flow),
-            BindingValue::Opaque => Err(Miss::Local),
+            BindingValue::Opaque | BindingValue::Slot { .. } => Err(Miss::Local),
         }
     }
 
@@ -190,6 +194,22 @@ impl<'c, 'a> Py<'c, 'a> {
             _ => None,
         };
         let entry = entry.ok_or(Miss::Local)?;
+        // A later write into the table, before this read, wins; a computed-key
+        // write in between makes the slot unknowable.
+        let file = self.file(at.file);
+        let writes = file.scopes[scope as usize].bindings.iter().filter(|w| {
+            w.name == *name && w.line > b.line && (scope != at.scope || w.line < at.line)
+        });
+        let mut entry = entry;
+        for w in writes {
+            if let BindingValue::Slot { key: k, value } = &w.value {
+                match k {
+                    Some(k) if k == key => entry = value,
+                    Some(_) => {}
+                    None => return Err(Miss::Local),
+                }
+            }
+        }
         self.value(At { scope, line: b.line, ..at }, entry, hops + 1).map(as_value_flow)
     }
 

@@ -381,11 +381,24 @@ impl<'s> Extractor<'s> {
                     }
                 }
             }
-            "subscript" => {
-                self.expr(target, cx);
-            }
+            "subscript" => self.assign_slot(target, value, cx),
             _ => self.bind_target(target, None, cx, true),
         }
+    }
+
+    /// `d["k"] = v`: a write into the table `d` (the key `None` when computed).
+    fn assign_slot(&mut self, target: Node, value: Option<Ex>, cx: &Ctx) {
+        self.expr(target, cx);
+        let base = target.child_by_field_name("value");
+        let Some(base) = base.filter(|b| b.kind() == "identifier") else { return };
+        let subs: Vec<Node> = target.children_by_field_name("subscript", &mut target.walk()).collect();
+        let key = match subs.as_slice() {
+            [one] => self.literal_key(*one),
+            _ => None,
+        };
+        let value = value.as_ref().map(value_of).unwrap_or(ValueExpr::Unknown);
+        let name = self.text(base).to_string();
+        self.bind(cx, &name, pos(target).0, BindingValue::Slot { key, value });
     }
 
     /// `self.x = v` / `self.x: T = v` inside a method: a field of the class.
@@ -1087,6 +1100,15 @@ impl<'s> Extractor<'s> {
             }
             (Ex::Subscript(base, key), _) => {
                 (Callee::Subscript { base: receiver_of(base), key: Some(key.clone()) }, function)
+            }
+            (_, "subscript") => {
+                // `d[k]()` with a computed key: named by the table, never resolved.
+                let base = function.child_by_field_name("value");
+                let receiver = match base.filter(|b| b.kind() == "identifier") {
+                    Some(b) => Receiver::Path(vec![self.text(b).to_string()]),
+                    None => Receiver::Unknown,
+                };
+                (Callee::Subscript { base: receiver, key: None }, function)
             }
             (_, "attribute") => {
                 // `(expr).m()` / `super().m()` / `"x".join()`
