@@ -148,8 +148,17 @@ pub struct Decl {
     /// What the body returns when it is knowable from structure: a function named
     /// by every `return` (a factory), or `this`/`self`.
     pub returns_value: Option<ReturnValue>,
-    /// Number of type parameters the declaration introduces.
+    /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
+    /// Decorators / annotations as dotted paths (`@t.overload` → ["t", "overload"]).
+    pub decorators: Vec<Vec<String>>,
+}
+
+impl Decl {
+    /// A typing `@overload` stub: a signature only, replaced by the last definition.
+    pub fn is_overload_stub(&self) -> bool {
+        self.decorators.iter().any(|d| d.last().is_some_and(|n| n == "overload"))
+    }
 }
 
 impl Decl {

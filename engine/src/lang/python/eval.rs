@@ -85,7 +85,7 @@ impl<'c, 'a> Py<'c, 'a> {
                     .peekable();
                 if named.peek().is_some() {
                     let all: Vec<&Binding> = named.collect();
-                    return pick_binding(&all, s, at.line, same_time);
+                    return pick_binding(file, &all, s, at.line, same_time);
                 }
             }
             // A comprehension runs where it stands; a function body runs later.
@@ -434,7 +434,7 @@ impl<'c, 'a> Py<'c, 'a> {
     pub fn module_attribute(&self, fi: u32, attr: &str, hops: u32) -> Res {
         let file = self.file(fi);
         let bindings: Vec<&Binding> = file.scopes[0].bindings.iter().filter(|b| b.name == attr).collect();
-        if let Some(b) = module_level_binding(&bindings) {
+        if let Some(b) = module_level_binding(file, &bindings) {
             return self.binding(At { file: fi, scope: 0, line: b.line }, b, hops + 1).map(|e| as_import(e));
         }
         if !bindings.is_empty() {
@@ -569,14 +569,14 @@ impl<'c, 'a> Py<'c, 'a> {
 /// Which of a scope's bindings a read sees: the nearest earlier write when the
 /// read runs with the scope; otherwise the scope's only value (every binding
 /// agreeing), since the read runs after the scope was filled.
-fn pick_binding<'a>(all: &[&'a Binding], scope: ScopeIdx, line: u32, same_time: bool) -> Found<'a> {
+fn pick_binding<'a>(file: &FileFacts, all: &[&'a Binding], scope: ScopeIdx, line: u32, same_time: bool) -> Found<'a> {
     if same_time {
         return match all.iter().rev().find(|b| b.line < line) {
             Some(b) => Found::Binding(b, scope),
             None => Found::Later,
         };
     }
-    match module_level_binding(all) {
+    match module_level_binding(file, all) {
         Some(b) => Found::Binding(b, scope),
         None => Found::Ambiguous,
     }
@@ -584,17 +584,28 @@ fn pick_binding<'a>(all: &[&'a Binding], scope: ScopeIdx, line: u32, same_time: 
 
 /// The binding a later reader of a filled scope sees: the only one, or one of
 /// several that are all the same declaration.
-fn module_level_binding<'a>(all: &[&'a Binding]) -> Option<&'a Binding> {
+fn module_level_binding<'a>(file: &FileFacts, all: &[&'a Binding]) -> Option<&'a Binding> {
+    let is_stub = |b: &Binding| matches!(b.value, BindingValue::Decl(d) if file.decls[d as usize].is_overload_stub());
     match all {
         [] => None,
         [one] => Some(one),
+        // `@overload` signatures followed by the one definition: the definition.
+        many if many[..many.len() - 1].iter().all(|b| is_stub(b)) => Some(many[many.len() - 1]),
         many => {
             let last = many[many.len() - 1];
             // `try: from x import f / except ImportError: def f(): …` and
             // `def f` … `f = wrap(f)` disagree: refuse rather than pick.
-            let all_imports = many.iter().all(|b| matches!(b.value, BindingValue::Import(_)));
-            if all_imports {
-                return None;
+            // `import a.b` and `import a.c` both bind `a` to the same package.
+            let top = |b: &Binding| match b.value {
+                BindingValue::Import(i) => match &file.imports[i as usize].kind {
+                    ImportKind::Module { path, alias: None } => path.first().cloned(),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let first_top = top(many[0]);
+            if first_top.is_some() && many.iter().all(|b| top(b) == first_top) {
+                return Some(last);
             }
             many.iter().all(|b| same_binding(b, last)).then_some(last)
         }

@@ -555,16 +555,23 @@ impl<'s> Extractor<'s> {
         }
         // Decorators are calls made where the definition stands, by its enclosing code.
         let mut flags = Vec::new();
+        let mut paths = Vec::new();
         for d in &decorators {
             flags.push(self.text(*d).to_string());
+            let target = if d.kind() == "call" { d.child_by_field_name("function").unwrap_or(*d) } else { *d };
+            paths.push(self.attribute_path(target).unwrap_or_default());
             self.decorator_call(*d, cx);
         }
+        let first_new = self.facts.decls.len();
         if let Some(def) = node.child_by_field_name("definition") {
             match def.kind() {
                 "function_definition" => self.function(def, cx, &flags),
                 "class_definition" => self.class(def, cx, &flags),
                 _ => {}
             }
+        }
+        if let Some(decl) = self.facts.decls.get_mut(first_new) {
+            decl.decorators = paths;
         }
     }
 
@@ -639,6 +646,7 @@ impl<'s> Extractor<'s> {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            decorators: Vec::new(),
         });
         self.bind(cx, &name, line, BindingValue::Decl(idx));
         let body_scope = self.new_scope(ScopeKind::Function, cx.scope, Some(idx));
@@ -745,6 +753,7 @@ impl<'s> Extractor<'s> {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            decorators: Vec::new(),
         });
         self.bind(cx, &name, line, BindingValue::Decl(idx));
         let body_scope = self.new_scope(ScopeKind::Class, cx.scope, Some(idx));
@@ -1065,6 +1074,7 @@ impl<'s> Extractor<'s> {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            decorators: Vec::new(),
         });
         let scope = self.new_scope(ScopeKind::Lambda, cx.scope, Some(idx));
         self.facts.decls[idx as usize].body = Some(scope);
