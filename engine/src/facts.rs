@@ -201,6 +201,9 @@ pub struct Field {
     pub value: Option<ValueExpr>,
     pub line: u32,
     pub is_static: bool,
+    /// The scope the write stands in (the method body for `self.x = v`), where
+    /// its value is read.
+    pub scope: ScopeIdx,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

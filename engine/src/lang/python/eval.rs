@@ -305,23 +305,18 @@ impl<'c, 'a> Py<'c, 'a> {
         if fields.is_empty() {
             return None;
         }
-        let scope = decl.body.unwrap_or(decl.scope);
-        let at = At { file: ty.file, scope, line: decl.line };
         // A written type wins over values: it is what every write promises.
-        if let Some(ty) = fields.iter().find_map(|f| f.ty.as_ref()) {
-            return Some(self.instance_of(At { scope: decl.scope, ..at }, ty, hops + 1).map(|e| Eval::new(e.val, Family::WrittenType)));
+        if let Some(f) = fields.iter().find(|f| f.ty.is_some()) {
+            let here = At { file: ty.file, scope: f.scope, line: f.line };
+            let written = f.ty.as_ref().expect("has a type");
+            return Some(self.instance_of(here, written, hops + 1).map(|e| Eval::new(e.val, Family::WrittenType)));
         }
         let mut agreed: Option<Eval> = None;
         for f in &fields {
             let Some(v) = &f.value else { return Some(Err(Miss::Unknown)) };
-            // A field's value is read in the method that wrote it; its scope is not
-            // recorded, so only values that need no local scope are followed.
-            let e = match v {
-                ValueExpr::CallResult(_) | ValueExpr::Lambda(_) | ValueExpr::Literal(_) => self.value(at, v, hops + 1),
-                ValueExpr::Name(n) => self.name(At { scope: decl.scope, ..at }, n, hops + 1).map(as_value_flow),
-                _ => Err(Miss::Unknown),
-            };
-            let Ok(e) = e else { return Some(Err(Miss::Unknown)) };
+            // Read where the write stands: `self.x = x` sees the method's parameter.
+            let here = At { file: ty.file, scope: f.scope, line: f.line + 1 };
+            let Ok(e) = self.value(here, v, hops + 1) else { return Some(Err(Miss::Unknown)) };
             match &agreed {
                 None => agreed = Some(e),
                 Some(a) if a.val == e.val => {}

@@ -418,6 +418,7 @@ impl<'s> Extractor<'s> {
                 value: value.as_ref().map(value_of),
                 line: pos(attr).0,
                 is_static: false,
+                scope: cx.scope,
             };
             self.facts.decls[class as usize].fields.push(field);
         } else {
@@ -773,6 +774,7 @@ impl<'s> Extractor<'s> {
                     value: value.clone(),
                     line: b.line,
                     is_static: true,
+                    scope: body_scope,
                 }),
                 _ => None,
             })

@@ -290,12 +290,28 @@ fn construction(cx: &Cx, class: Eid) -> Decision {
     Decision::Place(Placement::in_tree(vec![class], Family::Construction))
 }
 
+/// For a method returning `Self` (or `self`), the class of the receiver it was
+/// called on: `Child().chain()` is a Child even where Base declares `chain`.
+fn self_receiver(cx: &Cx, py: &Py, file: u32, call: &Call, target: Eid) -> Option<Eid> {
+    let decl = cx.index.decl(target);
+    let self_like = decl.returns.as_ref().is_some_and(|t| t.is_self)
+        || matches!(decl.returns_value, Some(ReturnValue::SelfValue));
+    let Callee::Member { receiver, .. } = &call.callee else { return None };
+    if !self_like {
+        return None;
+    }
+    match receiver_value(cx, py, file, call, receiver).ok()?.val {
+        Val::Instance(c) => Some(c),
+        _ => None,
+    }
+}
+
 impl LanguageResolver for PythonResolver {
     fn rules(&self) -> &'static [Rule] {
         RULES
     }
 
-    fn call_result(&self, cx: &Cx, _file: u32, _call: &Call, p: &Placement) -> Option<Eval> {
+    fn call_result(&self, cx: &Cx, file: u32, call: &Call, p: &Placement) -> Option<Eval> {
         let target = p.single().or_else(|| match p.target() {
             Target::InTree(t) => t.last().copied(),
             Target::Outside { .. } => None,
@@ -306,7 +322,7 @@ impl LanguageResolver for PythonResolver {
             let class = if decl.kind.is_type() { target } else { cx.index.enclosing_type(target)? };
             return Some(Eval::new(Val::Instance(class), Family::WrittenType));
         }
-        py.returned(target, None, 0)
+        py.returned(target, self_receiver(cx, &py, file, call, target), 0)
     }
 
     fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {

@@ -1,0 +1,30 @@
+//! Python rules, one annotated fixture per group of shapes.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python").join(name)
+}
+
+#[test]
+fn names_and_imports() {
+    common::check_fixture(&fixture("names_and_imports.py.txt"), "#");
+}
+
+#[test]
+fn receivers() {
+    common::check_fixture(&fixture("receivers.py.txt"), "#");
+}
+
+#[test]
+fn values() {
+    common::check_fixture(&fixture("values.py.txt"), "#");
+}
+
+#[test]
+fn golden_report_edges() {
+    let report = common::check_fixture(&fixture("receivers.py.txt"), "#");
+    common::assert_golden(&common::render_edges(&report), &fixture("receivers.golden"));
+}
