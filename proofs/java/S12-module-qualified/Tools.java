@@ -1,0 +1,5 @@
+class Tools {
+    static void run() {
+        System.out.println("default-package Tools.run");
+    }
+}

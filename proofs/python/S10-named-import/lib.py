@@ -1,0 +1,6 @@
+def f():
+    print("lib.f")
+
+
+def g():
+    print("lib.g")

@@ -1,0 +1,4 @@
+from lib import f, g
+
+f()
+g()

@@ -1,0 +1,5 @@
+import lib
+import pkg.mod
+
+lib.f()
+pkg.mod.h()

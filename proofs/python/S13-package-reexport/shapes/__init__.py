@@ -1,0 +1,3 @@
+from .impl import area
+
+__all__ = ["area"]

@@ -1,0 +1,9 @@
+__all__ = ["f"]
+
+
+def f():
+    print("lib.f")
+
+
+def g():
+    print("lib.g")

@@ -1,0 +1,6 @@
+def f():
+    print("lib.f")
+
+
+def _hidden():
+    print("lib._hidden")

@@ -1,0 +1,2 @@
+def f(who):
+    print("pkg.a.f from", who)

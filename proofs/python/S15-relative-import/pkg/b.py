@@ -1,0 +1,7 @@
+from . import c
+from .a import f
+
+
+def g():
+    f("b")
+    c.h()

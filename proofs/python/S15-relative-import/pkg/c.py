@@ -1,0 +1,2 @@
+def h():
+    print("pkg.c.h")

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds and runs every proof in a temporary copy (never inside proofs/) and compares
+# its standard output with expected.stdout byte for byte.
+#   python: python3 main.py              (cwd = the copy)
+#   java:   javac -d <tmp>/classes $(every *.java) ; java -cp <tmp>/classes Main
+# usage: proofs/tools/run_all.sh [CASE_DIR...]     (default: every case)
+# Prints one line per failing case and `N passed, M failed`; exit 0 when none failed.
+set -u
+here="$(cd "$(dirname "$0")/.." && pwd)"
+if [ "$#" -gt 0 ]; then
+  cases=("$@")
+else
+  mapfile -t cases < <(find "$here/python" "$here/java" -mindepth 1 -maxdepth 1 -type d | sort)
+fi
+passed=0
+failed=0
+work="$(mktemp -d "${TMPDIR:-/tmp}/proofs-run.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+for case in "${cases[@]}"; do
+  case="${case%/}"
+  lang="$(basename "$(dirname "$case")")"
+  name="$lang/$(basename "$case")"
+  copy="$work/$lang-$(basename "$case")"
+  rm -rf "$copy"; mkdir -p "$copy"
+  cp -R "$case/." "$copy/case"
+  rm -f "$copy/case/expected.json" "$copy/case/expected.stdout"
+  got="$copy/stdout"
+  why=""
+  case "$lang" in
+    python)
+      (cd "$copy/case" && PYTHONDONTWRITEBYTECODE=1 timeout 60 python3 main.py >"$got" 2>"$copy/stderr") \
+        || why="run failed: $(tail -n 3 "$copy/stderr")"
+      ;;
+    java)
+      mapfile -t srcs < <(cd "$copy/case" && find . -name '*.java' | sort)
+      if ! (cd "$copy/case" && timeout 60 javac -d "$copy/classes" "${srcs[@]}" 2>"$copy/stderr"); then
+        why="build failed: $(head -n 5 "$copy/stderr")"
+      elif ! (cd "$copy/case" && timeout 60 java -cp "$copy/classes" Main >"$got" 2>"$copy/stderr"); then
+        why="run failed: $(tail -n 3 "$copy/stderr")"
+      fi
+      ;;
+    *) why="unknown language $lang" ;;
+  esac
+  if [ -z "$why" ] && ! cmp -s "$got" "$case/expected.stdout"; then
+    why="stdout differs: $(diff "$case/expected.stdout" "$got" | head -n 6)"
+  fi
+  if [ -z "$why" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: $why"
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
