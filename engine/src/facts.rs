@@ -223,6 +223,32 @@ pub struct Scope {
     pub owner: Option<DeclIdx>,
     /// Bindings in source order.
     pub bindings: Vec<Binding>,
+    /// Positions in `bindings` by name, in source order; filled by [`FileFacts::finish`]
+    /// so a lookup is a hash hit, not a scan of a scope with 26 000 names.
+    pub by_name: std::collections::HashMap<String, Vec<u32>>,
+}
+
+impl Scope {
+    pub fn new(kind: ScopeKind, parent: Option<ScopeIdx>, owner: Option<DeclIdx>) -> Scope {
+        Scope { kind, parent, owner, bindings: Vec::new(), by_name: Default::default() }
+    }
+
+    /// The bindings of one name, in source order.
+    pub fn named<'a>(&'a self, name: &str) -> impl DoubleEndedIterator<Item = &'a Binding> + 'a {
+        self.by_name.get(name).into_iter().flatten().map(|&i| &self.bindings[i as usize])
+    }
+}
+
+impl FileFacts {
+    /// Build the per-scope name indexes once extraction is complete.
+    pub fn finish(&mut self) {
+        for scope in &mut self.scopes {
+            scope.by_name.clear();
+            for (i, b) in scope.bindings.iter().enumerate() {
+                scope.by_name.entry(b.name.clone()).or_default().push(i as u32);
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

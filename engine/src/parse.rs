@@ -17,10 +17,12 @@ pub fn extract_all(files: &[SourceFile], limits: &Limits) -> Vec<FileFacts> {
 
 fn extract_one(parser: &mut tree_sitter::Parser, file: &SourceFile, _limits: &Limits) -> FileFacts {
     let tree = parse_only(parser, file.language, &file.bytes);
-    match tree {
+    let mut facts = match tree {
         Some(tree) => file.language.extract(&file.path, &file.bytes, &tree),
         None => empty_facts(&file.path, file.language),
-    }
+    };
+    facts.finish();
+    facts
 }
 
 /// One parse, nothing else (the benchmark's baseline).
@@ -38,12 +40,7 @@ fn empty_facts(path: &str, language: Language) -> FileFacts {
         is_package_init: false,
         parse_errors: 1,
         decls: Vec::new(),
-        scopes: vec![crate::facts::Scope {
-            kind: crate::facts::ScopeKind::Module,
-            parent: None,
-            owner: None,
-            bindings: Vec::new(),
-        }],
+        scopes: vec![crate::facts::Scope::new(crate::facts::ScopeKind::Module, None, None)],
         imports: Vec::new(),
         calls: Vec::new(),
         refs: Vec::new(),

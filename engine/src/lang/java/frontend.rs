@@ -11,7 +11,7 @@ pub fn extract(path: &str, _source: &[u8], tree: &tree_sitter::Tree) -> FileFact
         is_package_init: false,
         parse_errors: u32::from(tree.root_node().has_error()),
         decls: Vec::new(),
-        scopes: vec![Scope { kind: ScopeKind::Module, parent: None, owner: None, bindings: Vec::new() }],
+        scopes: vec![Scope::new(ScopeKind::Module, None, None)],
         imports: Vec::new(),
         calls: Vec::new(),
         refs: Vec::new(),

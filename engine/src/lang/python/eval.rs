@@ -78,11 +78,7 @@ impl<'c, 'a> Py<'c, 'a> {
         while let Some(s) = scope {
             let sc = &file.scopes[s as usize];
             if first || sc.kind != ScopeKind::Class {
-                let mut named = sc
-                    .bindings
-                    .iter()
-                    .filter(|b| b.name == name && !matches!(b.value, BindingValue::Slot { .. }))
-                    .peekable();
+                let mut named = sc.named(name).filter(|b| !matches!(b.value, BindingValue::Slot { .. })).peekable();
                 if named.peek().is_some() {
                     let all: Vec<&Binding> = named.collect();
                     return pick_binding(file, &all, s, at.line, same_time);
@@ -197,8 +193,8 @@ impl<'c, 'a> Py<'c, 'a> {
         // A later write into the table, before this read, wins; a computed-key
         // write in between makes the slot unknowable.
         let file = self.file(at.file);
-        let writes = file.scopes[scope as usize].bindings.iter().filter(|w| {
-            w.name == *name && w.line > b.line && (scope != at.scope || w.line < at.line)
+        let writes = file.scopes[scope as usize].named(name).filter(|w| {
+            w.line > b.line && (scope != at.scope || w.line < at.line)
         });
         let mut entry = entry;
         for w in writes {
@@ -334,7 +330,7 @@ impl<'c, 'a> Py<'c, 'a> {
         let decl = self.cx.index.decl(ty);
         let body = decl.body?;
         let scope = &self.file(ty.file).scopes[body as usize];
-        let b = scope.bindings.iter().rev().find(|b| b.name == attr)?;
+        let b = scope.named(attr).next_back()?;
         if matches!(b.value, BindingValue::Decl(_)) {
             return None;
         }
@@ -428,7 +424,7 @@ impl<'c, 'a> Py<'c, 'a> {
     /// else a submodule of the package, else a name a star import brings.
     pub fn module_attribute(&self, fi: u32, attr: &str, hops: u32) -> Res {
         let file = self.file(fi);
-        let bindings: Vec<&Binding> = file.scopes[0].bindings.iter().filter(|b| b.name == attr).collect();
+        let bindings: Vec<&Binding> = file.scopes[0].named(attr).collect();
         if let Some(b) = module_level_binding(file, &bindings) {
             return self.binding(At { file: fi, scope: 0, line: b.line }, b, hops + 1).map(|e| as_import(e));
         }

@@ -22,7 +22,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
             is_package_init: path == "__init__.py" || path.ends_with("/__init__.py"),
             parse_errors: 0,
             decls: Vec::new(),
-            scopes: vec![Scope { kind: ScopeKind::Module, parent: None, owner: None, bindings: Vec::new() }],
+            scopes: vec![Scope::new(ScopeKind::Module, None, None)],
             imports: Vec::new(),
             calls: Vec::new(),
             refs: Vec::new(),
@@ -120,7 +120,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn new_scope(&mut self, kind: ScopeKind, parent: ScopeIdx, owner: Option<DeclIdx>) -> ScopeIdx {
-        self.facts.scopes.push(Scope { kind, parent: Some(parent), owner, bindings: Vec::new() });
+        self.facts.scopes.push(Scope::new(kind, Some(parent), owner));
         (self.facts.scopes.len() - 1) as ScopeIdx
     }
 
