@@ -150,14 +150,21 @@ pub struct Decl {
     pub returns_value: Option<ReturnValue>,
     /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
-    /// Decorators / annotations as dotted paths (`@t.overload` → ["t", "overload"]).
-    pub decorators: Vec<Vec<String>>,
+    /// Decorators / annotations, outermost first.
+    pub decorators: Vec<Decorator>,
+}
+
+/// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
+#[derive(Debug, Clone)]
+pub struct Decorator {
+    pub path: Vec<String>,
+    pub called: bool,
 }
 
 impl Decl {
     /// A typing `@overload` stub: a signature only, replaced by the last definition.
     pub fn is_overload_stub(&self) -> bool {
-        self.decorators.iter().any(|d| d.last().is_some_and(|n| n == "overload"))
+        self.decorators.iter().any(|d| d.path.last().is_some_and(|n| n == "overload"))
     }
 }
 
@@ -191,6 +198,9 @@ pub enum ReturnValue {
     Name(String),
     /// `return self` / `return this`.
     SelfValue,
+    /// The function's only `return` returns what the call at this index yields
+    /// (`return C()`, `return make()`).
+    CallResult(CallIdx),
 }
 
 #[derive(Debug, Clone)]

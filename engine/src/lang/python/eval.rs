@@ -26,6 +26,8 @@ pub enum Miss {
     Undeclared,
     /// An in-tree class (with every base in the tree) declares no such member.
     NoMember,
+    /// A decorator that does not hand back what it decorates hides the value.
+    Decorated,
     /// Anything else the engine does not follow.
     Unknown,
 }
@@ -119,7 +121,7 @@ impl<'c, 'a> Py<'c, 'a> {
     /// What one binding holds. `at` is the binding's own scope and line.
     pub fn binding(&self, at: At, b: &Binding, hops: u32) -> Res {
         match &b.value {
-            BindingValue::Decl(d) => Ok(Eval::new(Val::Entity(Eid { file: at.file, decl: *d }), Family::Lexical)),
+            BindingValue::Decl(d) => self.declared(Eid { file: at.file, decl: *d }, Family::Lexical, hops),
             BindingValue::Import(i) => self.import(at.file, *i, hops),
             BindingValue::Param { index, ty } => self.parameter(at, *index, ty.as_ref(), hops),
             BindingValue::Typed { ty, .. } => self.instance_of(at, ty, hops),
@@ -287,7 +289,7 @@ impl<'c, 'a> Py<'c, 'a> {
             return self.returned(last, None, hops).ok_or(Miss::Unknown);
         }
         if members.len() == 1 {
-            Ok(Eval::new(Val::Entity(last), family))
+            self.declared(last, family, hops)
         } else {
             Ok(Eval::new(Val::Entities(members.to_vec()), family))
         }
@@ -335,6 +337,68 @@ impl<'c, 'a> Py<'c, 'a> {
             return None;
         }
         Some(self.binding(At { file: ty.file, scope: body, line: b.line }, b, hops + 1))
+    }
+
+    /// What the name of a declaration holds once its decorators have run.
+    fn declared(&self, eid: Eid, family: Family, hops: u32) -> Res {
+        match self.decorated(eid, hops)? {
+            (e, false) => Ok(Eval::new(Val::Entity(e), family)),
+            (wrapper, true) => Ok(Eval::new(Val::Entity(wrapper), Family::ValueFlow)),
+        }
+    }
+
+    /// Apply a declaration's decorators, innermost first: each either hands the
+    /// value back (an outside decorator on the closed transparent list, or an
+    /// in-tree one whose every `return` names its parameter), replaces it with a
+    /// nested wrapper function it returns, or hides it (`Miss::Decorated`).
+    /// Returns the declaration a call reaches and whether it is a wrapper.
+    pub fn decorated(&self, eid: Eid, hops: u32) -> Result<(Eid, bool), Miss> {
+        let decl = self.cx.index.decl(eid);
+        let mut current = (eid, false);
+        let at = At { file: eid.file, scope: decl.scope, line: decl.line };
+        for dec in decl.decorators.iter().rev() {
+            let by_name = dec.path.last().is_some_and(|n| policy::TRANSPARENT_DECORATORS.contains(&n.as_str()));
+            let decorator = match self.path(at, &dec.path, hops + 1).map(|e| e.val) {
+                Ok(Val::Entity(f)) if self.cx.index.decl(f).kind.is_callable() => f,
+                _ if by_name => continue,
+                _ => return Err(Miss::Decorated),
+            };
+            let decorator = if dec.called {
+                // `@factory(args)`: the factory returns the decorator by name.
+                match self.returned(decorator, None, hops + 1).map(|e| e.val) {
+                    Some(Val::Entity(inner)) => inner,
+                    _ => return Err(Miss::Decorated),
+                }
+            } else {
+                decorator
+            };
+            match self.what_a_decorator_returns(decorator, hops)? {
+                None => {}
+                Some(wrapper) => current = (wrapper, true),
+            }
+        }
+        Ok(current)
+    }
+
+    /// `None` when the decorator returns its parameter; the wrapper it returns
+    /// when every `return` names one nested function.
+    fn what_a_decorator_returns(&self, decorator: Eid, hops: u32) -> Result<Option<Eid>, Miss> {
+        let decl = self.cx.index.decl(decorator);
+        let Some(ReturnValue::Name(n)) = &decl.returns_value else { return Err(Miss::Decorated) };
+        if decl.params.first().is_some_and(|p| &p.name == n) {
+            return Ok(None);
+        }
+        let body = decl.body.ok_or(Miss::Decorated)?;
+        let here = At { file: decorator.file, scope: body, line: decl.end_line + 1 };
+        match self.lookup(here, n, hops + 1) {
+            Found::Binding(b, _) => match b.value {
+                BindingValue::Decl(w) if self.file(decorator.file).decls[w as usize].parent == Some(decorator.decl) => {
+                    Ok(Some(Eid { file: decorator.file, decl: w }))
+                }
+                _ => Err(Miss::Decorated),
+            },
+            _ => Err(Miss::Decorated),
+        }
     }
 
     // ---- modules and imports ----------------------------------------------
@@ -540,6 +604,13 @@ impl<'c, 'a> Py<'c, 'a> {
         match &decl.returns_value {
             Some(ReturnValue::SelfValue) => {
                 receiver_class.or(own_class).map(|c| Eval::new(Val::Instance(c), Family::ReturnType))
+            }
+            Some(ReturnValue::CallResult(c)) => {
+                let e = self.cx.results.get(callee.file, *c)?;
+                match e.val {
+                    Val::Instance(_) | Val::ForeignInstance(_) => Some(Eval::new(e.val.clone(), Family::ReturnType)),
+                    _ => None,
+                }
             }
             Some(ReturnValue::Name(n)) => {
                 let scope = decl.body?;

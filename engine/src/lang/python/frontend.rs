@@ -257,6 +257,7 @@ impl<'s> Extractor<'s> {
         let rv = match (&returned, value) {
             (Some(Ex::Name(n)), _) if Some(n.as_str()) == cx.self_name.as_deref() => Some(ReturnValue::SelfValue),
             (Some(Ex::Name(n)), _) => Some(ReturnValue::Name(n.clone())),
+            (Some(Ex::Call(c)), _) => Some(ReturnValue::CallResult(*c)),
             _ => None,
         };
         if let Some((_, list)) = self.returns.last_mut() {
@@ -560,7 +561,7 @@ impl<'s> Extractor<'s> {
         for d in &decorators {
             flags.push(self.text(*d).to_string());
             let target = if d.kind() == "call" { d.child_by_field_name("function").unwrap_or(*d) } else { *d };
-            paths.push(self.attribute_path(target).unwrap_or_default());
+            paths.push(Decorator { path: self.attribute_path(target).unwrap_or_default(), called: d.kind() == "call" });
             self.decorator_call(*d, cx);
         }
         let first_new = self.facts.decls.len();
@@ -1277,6 +1278,7 @@ fn agreed_return(returns: Vec<Option<ReturnValue>>) -> Option<ReturnValue> {
         match (&first, r?) {
             (ReturnValue::SelfValue, ReturnValue::SelfValue) => {}
             (ReturnValue::Name(a), ReturnValue::Name(b)) if *a == b => {}
+            // Two calls may yield different things; only one is followed.
             _ => return None,
         }
     }

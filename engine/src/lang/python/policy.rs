@@ -102,3 +102,12 @@ pub fn is_builtin(name: &str) -> bool {
 pub fn is_stdlib(top: &str) -> bool {
     STDLIB.contains(&top)
 }
+
+/// Decorators from outside the tree that hand back the function they decorate (or
+/// call it from C at the same site), so a call of the name still reaches the `def`.
+/// Any other outside decorator hides what the name holds.
+pub const TRANSPARENT_DECORATORS: &[&str] = &[
+    "staticmethod", "classmethod", "property", "setter", "getter", "deleter", "cached_property",
+    "overload", "abstractmethod", "final", "override", "wraps", "lru_cache", "cache",
+    "dataclass", "total_ordering", "runtime_checkable", "unique", "no_type_check",
+];

@@ -230,6 +230,7 @@ fn decide(cx: &Cx, res: Res, family: Family, unknown: Reason) -> Decision {
         Err(Miss::Ambiguous) => Decision::Refuse(Reason::Ambiguous),
         Err(Miss::Undeclared) => Decision::Unresolved,
         Err(Miss::NoMember) => Decision::Refuse(Reason::NoDeclaration),
+        Err(Miss::Decorated) => Decision::Refuse(Reason::Refused),
         Err(Miss::Unbound) => Decision::Refuse(Reason::NoDeclaration),
         Err(Miss::Unknown) => Decision::Refuse(unknown),
     }
