@@ -1,1 +1,39 @@
+//! The harness: scores any `callgraph-report/1` against any `callgraph-truth/1`
+//! (protocol/1, docs/PROTOCOL.md), measures the engine on the proofs and on pinned
+//! corpora, writes the MEASUREMENTS tables, and gates CI on regressions.
+//!
+//! Architecture invariant: the harness reads the engine's report, never its internals;
+//! it does not depend on the engine crate.
+//! Architecture invariant: every subprocess goes through `oracles::toolchain`.
 
+pub mod atomic;
+pub mod caller_pairs;
+pub mod charts;
+pub mod cli;
+pub mod commands;
+pub mod corpora;
+pub mod engine;
+pub mod error;
+pub mod families;
+pub mod figures;
+pub mod gate;
+pub mod measure;
+pub mod merge;
+pub mod model;
+pub mod outputs;
+pub mod pairing;
+pub mod pipeline;
+pub mod progress;
+pub mod proof_runs;
+pub mod proofs;
+pub mod report;
+pub mod reproduce;
+pub mod score;
+pub mod tables;
+
+pub use error::{Error, Result};
+
+#[cfg(test)]
+mod testkit;
+#[cfg(test)]
+mod verdict_tests;

@@ -1,1 +1,20 @@
-pub fn placeholder() {}
+//! Oracles: what real toolchains know about a corpus, normalized into the truth
+//! format `callgraph-truth/1`, and the one door through which every subprocess runs.
+//!
+//! Architecture invariant: nothing in this crate or the harness starts a process
+//! except through [`toolchain::Invocation`].
+
+pub mod input;
+pub mod oracle;
+pub mod toolchain;
+pub mod truth;
+
+pub use input::{
+    describe_json_error, input_cap_from_env, read_capped, InputError, DEFAULT_INPUT_CAP,
+};
+pub use oracle::{oracle_named, oracle_names, Oracle, OracleOptions};
+pub use toolchain::{Finished, Invocation, Outcome, Tool};
+pub use truth::{
+    ColumnUnit, Expect, OracleStamp, Position, Truth, TruthError, TruthPair, TruthSite,
+    TruthTarget, TRUTH_SCHEMA,
+};

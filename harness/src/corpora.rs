@@ -1,0 +1,93 @@
+//! `corpora.json` (`corpora/1`, DESIGN §5): the pinned real corpora.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use oracles::{describe_json_error, read_capped};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+pub const CORPORA_SCHEMA: &str = "corpora/1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorporaFile {
+    pub schema: String,
+    #[serde(default)]
+    pub corpora: Vec<CorpusEntry>,
+}
+
+/// One corpus: where it comes from (registry, name, exact version, archive sha256),
+/// which part of it is analysed, and which oracle judges it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorpusEntry {
+    pub id: String,
+    pub language: String,
+    pub source: Source,
+    #[serde(default)]
+    pub root: String,
+    #[serde(default)]
+    pub include: Vec<String>,
+    pub oracle: OracleChoice,
+    #[serde(default)]
+    pub published: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    pub registry: String,
+    pub package: String,
+    pub version: String,
+    #[serde(default)]
+    pub archive: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OracleChoice {
+    pub name: String,
+    #[serde(default)]
+    pub options: serde_json::Value,
+}
+
+impl CorporaFile {
+    /// Reads and validates a corpora file.
+    pub fn load(path: &Path, cap: u64) -> Result<CorporaFile> {
+        let bytes = read_capped(path, cap)?;
+        let origin = path.display().to_string();
+        let invalid = |detail: String| Error::InvalidCorpora {
+            path: origin.clone(),
+            detail,
+        };
+        let file: CorporaFile =
+            serde_json::from_slice(&bytes).map_err(|e| invalid(describe_json_error(&e)))?;
+        if file.schema != CORPORA_SCHEMA {
+            return Err(invalid(format!(
+                "schema is `{}`, expected `{CORPORA_SCHEMA}`",
+                file.schema
+            )));
+        }
+        let mut ids = BTreeSet::new();
+        for corpus in &file.corpora {
+            if !ids.insert(corpus.id.as_str()) {
+                return Err(invalid(format!("corpus `{}` appears twice", corpus.id)));
+            }
+            // Proof rows own this prefix; a corpus named so would shadow one.
+            if corpus.id.starts_with("proofs-") || corpus.id.is_empty() {
+                return Err(invalid(format!(
+                    "corpus id `{}` is reserved or empty",
+                    corpus.id
+                )));
+            }
+        }
+        Ok(file)
+    }
+
+    /// An empty list, for a checkout without corpora.json.
+    pub fn empty() -> CorporaFile {
+        CorporaFile {
+            schema: CORPORA_SCHEMA.to_string(),
+            corpora: vec![],
+        }
+    }
+}

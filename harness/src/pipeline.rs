@@ -1,0 +1,120 @@
+//! The per-corpus pipeline for real corpora: fetch the pinned archive, run the oracle,
+//! run the engine, score. Fetchers (one per registry) and oracles (one per
+//! toolchain) plug in through registries; until one exists, the row records the
+//! outcome `not_implemented` — an outcome, never a score.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use oracles::{oracle_named, Oracle, OracleOptions, Outcome};
+
+use crate::corpora::CorpusEntry;
+use crate::engine::Analyzer;
+use crate::model::{CorpusStamp, NameVersion, Row};
+use crate::pairing::NameRule;
+use crate::score::ScoreOptions;
+
+/// Downloads a corpus from its registry with the registry's ordinary client, checks
+/// its sha256 and unpacks it into the cache; returns the unpacked directory.
+pub trait Fetcher {
+    /// The registry name corpora.json uses (`debian`, `pypi`, `npm`, `crates`, ...).
+    fn registry(&self) -> &'static str;
+    fn fetch(
+        &self,
+        corpus: &CorpusEntry,
+        cache_dir: &Path,
+        bound: Duration,
+    ) -> Result<PathBuf, Outcome>;
+}
+
+/// The fetcher of a registry, when one is implemented.
+pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
+    // Adding a registry is one line here: `"pypi" => Some(Box::new(pypi::Pypi)),`.
+    let _ = registry;
+    None
+}
+
+/// Where fetched corpora and truths are kept, and the bound on each tool run.
+#[derive(Debug, Clone)]
+pub struct CorpusSetup {
+    pub cache_dir: PathBuf,
+    pub bound: Duration,
+}
+
+/// Measures one real corpus. Every failure along the way becomes the row's outcome.
+pub fn measure_corpus(corpus: &CorpusEntry, setup: &CorpusSetup, analyzer: &dyn Analyzer) -> Row {
+    let mut row = Row {
+        id: corpus.id.clone(),
+        language: corpus.language.clone(),
+        corpus: CorpusStamp {
+            id: corpus.id.clone(),
+            pin: format!("sha256:{}", corpus.source.sha256),
+        },
+        oracle: NameVersion {
+            name: corpus.oracle.name.clone(),
+            version: String::new(),
+        },
+        reproduce: Row::reproduce_command(&corpus.id),
+        ..Row::default()
+    };
+    match run_pipeline(corpus, setup, analyzer, &mut row) {
+        Ok(()) => {}
+        Err(outcome) => row.outcome = Some(outcome),
+    }
+    row
+}
+
+fn run_pipeline(
+    corpus: &CorpusEntry,
+    setup: &CorpusSetup,
+    analyzer: &dyn Analyzer,
+    row: &mut Row,
+) -> Result<(), Outcome> {
+    let oracle = oracle_named(&corpus.oracle.name).ok_or_else(|| Outcome::NotImplemented {
+        tool: format!("oracle:{}", corpus.oracle.name),
+        detail: "no adapter for this oracle yet".into(),
+    })?;
+    row.oracle.version = oracle.version().to_string();
+    row.toolchain = NameVersion {
+        name: oracle.name().to_string(),
+        version: oracle.toolchain_version()?,
+    };
+    let fetcher = fetcher_for(&corpus.source.registry).ok_or_else(|| Outcome::NotImplemented {
+        tool: format!("fetch:{}", corpus.source.registry),
+        detail: "no fetcher for this registry yet".into(),
+    })?;
+    let unpacked = fetcher.fetch(corpus, &setup.cache_dir, setup.bound)?;
+    let root = unpacked.join(&corpus.root);
+    let truth = run_oracle(oracle.as_ref(), corpus, &root, setup)?;
+    let report = analyzer.analyze(&root)?;
+    row.engine = NameVersion {
+        name: "callgraph".into(),
+        version: report.engine.version.clone(),
+    };
+    let options = ScoreOptions {
+        only: None,
+        names: NameRule::for_language(&corpus.language),
+    };
+    crate::measure::fill_scores(row, &report, &truth, &options);
+    Ok(())
+}
+
+fn run_oracle(
+    oracle: &dyn Oracle,
+    corpus: &CorpusEntry,
+    root: &Path,
+    setup: &CorpusSetup,
+) -> Result<oracles::Truth, Outcome> {
+    let work = tempfile::tempdir().map_err(|e| Outcome::ToolFailed {
+        tool: oracle.name().into(),
+        detail: format!("no temporary directory: {e}"),
+    })?;
+    let options = OracleOptions {
+        corpus_id: &corpus.id,
+        language: &corpus.language,
+        options: &corpus.oracle.options,
+        work_dir: work.path(),
+        timeout: setup.bound,
+    };
+    oracle.run(root, &options)
+}

@@ -1,0 +1,267 @@
+//! Building and running proof programs with their real toolchains
+//! (docs/PROOF-FORMAT.md): each in a fresh temporary copy outside the analysed tree,
+//! each step under a time bound, the output checked against expected.stdout.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use oracles::{Outcome, Tool};
+
+use crate::model::NameVersion;
+use crate::proofs::ProofCase;
+
+/// The bound on each build and each run.
+pub const DEFAULT_PROOF_BOUND: Duration = Duration::from_secs(60);
+
+/// How one step (build or run) of one case went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Done,
+    /// The language has no build step.
+    NotNeeded,
+    /// The toolchain is missing: reported, never counted as passed.
+    Skipped(String),
+    Failed(String),
+}
+
+impl Step {
+    pub fn failed(&self) -> bool {
+        matches!(self, Step::Failed(_))
+    }
+
+    pub fn skipped(&self) -> bool {
+        matches!(self, Step::Skipped(_))
+    }
+
+    /// A short word for the per-case line.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Step::Done => "ok",
+            Step::NotNeeded => "-",
+            Step::Skipped(_) => "skipped",
+            Step::Failed(_) => "FAILED",
+        }
+    }
+}
+
+/// The build and run of one case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseRun {
+    pub build: Step,
+    pub run: Step,
+}
+
+/// The programs a language's proofs need, and how to ask the compiler its version.
+struct Recipe {
+    tools: &'static [&'static str],
+    version_tool: &'static str,
+    version_args: &'static [&'static str],
+}
+
+fn recipe(language: &str) -> Option<Recipe> {
+    match language {
+        "python" => Some(Recipe {
+            tools: &["python3"],
+            version_tool: "python3",
+            version_args: &["--version"],
+        }),
+        "java" => Some(Recipe {
+            tools: &["javac", "java"],
+            version_tool: "javac",
+            version_args: &["-version"],
+        }),
+        _ => None,
+    }
+}
+
+/// The toolchain of a proof language, with its version as the door reports it (or
+/// the outcome token when it cannot be asked).
+pub fn toolchain_stamp(language: &str) -> NameVersion {
+    let Some(recipe) = recipe(language) else {
+        return NameVersion {
+            name: "none".into(),
+            version: "not_implemented".into(),
+        };
+    };
+    let version = Tool::locate(recipe.version_tool)
+        .and_then(|tool| tool.version(recipe.version_args))
+        .unwrap_or_else(|outcome| outcome.token().to_string());
+    NameVersion {
+        name: recipe.version_tool.into(),
+        version,
+    }
+}
+
+/// Builds and runs one case in a temporary copy, under `bound` per step.
+pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
+    let skipped = |why: String| CaseRun {
+        build: Step::Skipped(why.clone()),
+        run: Step::Skipped(why),
+    };
+    let Some(recipe) = recipe(&case.language) else {
+        return skipped(format!(
+            "not_implemented: no build recipe for {}",
+            case.language
+        ));
+    };
+    let mut tools = Vec::new();
+    for name in recipe.tools {
+        match Tool::locate(name) {
+            Ok(tool) => tools.push(tool),
+            Err(outcome) => return skipped(outcome.to_string()),
+        }
+    }
+    let scratch = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => return failed_both(format!("no temporary directory: {e}")),
+    };
+    let copy = scratch.path().join("src");
+    if let Err(e) = copy_tree(&case.dir, &copy) {
+        return failed_both(format!("cannot copy the case: {e}"));
+    }
+    let (build, finished) = match case.language.as_str() {
+        "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
+        _ => (
+            Step::NotNeeded,
+            tools[0].command(&copy).arg("main.py").timeout(bound).run(),
+        ),
+    };
+    let run = match (build.failed(), finished) {
+        (true, _) => Step::Skipped("the build failed".into()),
+        (false, Ok(done)) => compare_output(&case.dir, &done.stdout),
+        (false, Err(outcome)) => Step::Failed(outcome.to_string()),
+    };
+    CaseRun { build, run }
+}
+
+fn failed_both(why: String) -> CaseRun {
+    CaseRun {
+        build: Step::Failed(why.clone()),
+        run: Step::Failed(why),
+    }
+}
+
+/// `javac -d <tmp>/classes` every `*.java` of the copy, then `java -cp <tmp>/classes Main`.
+fn build_and_run_java(
+    javac: &Tool,
+    java: &Tool,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let classes = scratch.join("classes");
+    let mut sources = Vec::new();
+    if let Err(e) = java_sources(copy, copy, &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let built = javac
+        .command(copy)
+        .arg("-d")
+        .arg(&classes)
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = java
+        .command(copy)
+        .arg("-cp")
+        .arg(&classes)
+        .arg("Main")
+        .timeout(bound)
+        .run();
+    (Step::Done, ran)
+}
+
+fn not_run() -> Outcome {
+    Outcome::ToolFailed {
+        tool: "java".into(),
+        detail: "not run".into(),
+    }
+}
+
+fn java_sources(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            java_sources(root, &path, out)?;
+        } else if path.extension().is_some_and(|e| e == "java") {
+            out.push(path.strip_prefix(root).expect("under root").to_path_buf());
+        }
+    }
+    Ok(())
+}
+
+/// Copies regular files and directories; links are not followed out of the case.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The run passes when it printed exactly expected.stdout.
+fn compare_output(case_dir: &Path, stdout: &str) -> Step {
+    let expected_path = case_dir.join("expected.stdout");
+    let Ok(expected) = std::fs::read_to_string(&expected_path) else {
+        return Step::Failed("no expected.stdout".into());
+    };
+    if expected == stdout {
+        return Step::Done;
+    }
+    Step::Failed(first_difference(&expected, stdout))
+}
+
+fn first_difference(expected: &str, actual: &str) -> String {
+    let mut expected_lines = expected.lines();
+    let mut actual_lines = actual.lines();
+    for number in 1.. {
+        match (expected_lines.next(), actual_lines.next()) {
+            (Some(e), Some(a)) if e == a => continue,
+            (None, None) => return "output differs in line endings or a final newline".into(),
+            (e, a) => {
+                return format!(
+                    "output differs at line {number}: expected {:?}, printed {:?}",
+                    e.unwrap_or("<end>"),
+                    a.unwrap_or("<end>")
+                )
+            }
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_difference_is_named() {
+        assert_eq!(
+            first_difference("a\nb\n", "a\nc\n"),
+            "output differs at line 2: expected \"b\", printed \"c\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a\nb\n"),
+            "output differs at line 2: expected \"<end>\", printed \"b\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a"),
+            "output differs in line endings or a final newline"
+        );
+    }
+}

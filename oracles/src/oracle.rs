@@ -1,0 +1,66 @@
+//! The oracle registry: one adapter per real toolchain, each turning what it knows
+//! about a corpus into a [`Truth`].
+//!
+//! No adapter is implemented yet; the harness records `not_implemented` for a corpus
+//! whose oracle is not listed here. Adding one means a module and a line in
+//! [`oracle_named`].
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::toolchain::Outcome;
+use crate::truth::Truth;
+
+/// What an adapter is told about the corpus it runs on.
+#[derive(Debug, Clone)]
+pub struct OracleOptions<'a> {
+    /// The corpus id of corpora.json (the truth's `corpus`).
+    pub corpus_id: &'a str,
+    pub language: &'a str,
+    /// The corpus entry's `oracle.options`, as written.
+    pub options: &'a serde_json::Value,
+    /// A scratch directory the adapter may write to (helper builds, IR files).
+    pub work_dir: &'a Path,
+    /// The bound on each toolchain run.
+    pub timeout: Duration,
+}
+
+/// An adapter from one toolchain to the truth format.
+pub trait Oracle {
+    /// The name corpora.json uses (`javac`, `pycg`).
+    fn name(&self) -> &'static str;
+    /// The adapter's own version: a truth is cached by (corpus pin, oracle name and
+    /// version, adapter version), so changing what the adapter emits bumps it.
+    fn version(&self) -> &'static str;
+    /// The toolchain's version string (`javac 17.0.15`), via the subprocess door.
+    fn toolchain_version(&self) -> Result<String, Outcome>;
+    /// Runs the toolchain on the corpus rooted at `corpus_dir` and normalizes what it
+    /// reports. A missing, failing or hanging toolchain is an `Outcome`, never a truth.
+    fn run(&self, corpus_dir: &Path, options: &OracleOptions<'_>) -> Result<Truth, Outcome>;
+}
+
+/// The names of every implemented oracle.
+pub fn oracle_names() -> &'static [&'static str] {
+    &[]
+}
+
+/// The adapter named `name`, when one is implemented.
+pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
+    // Adding an adapter is one line here: `"javac" => Some(Box::new(javac::Javac)),`.
+    let _ = name;
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_oracle_is_constructible_and_named_as_listed() {
+        for name in oracle_names() {
+            let oracle = oracle_named(name).expect("listed oracles exist");
+            assert_eq!(oracle.name(), *name);
+        }
+        assert!(oracle_named("javac-not-yet").is_none());
+    }
+}
