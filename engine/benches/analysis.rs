@@ -13,7 +13,11 @@ use engine::Options;
 fn python_26k(dir: &Path) {
     let mut s = String::new();
     for i in 0..26_000u32 {
-        let _ = writeln!(s, "def f{i}(x):\n    return f{}(x) + len(x)\n", i.saturating_sub(1));
+        let _ = writeln!(
+            s,
+            "def f{i}(x):\n    return f{}(x) + len(x)\n",
+            i.saturating_sub(1)
+        );
     }
     std::fs::write(dir.join("many.py"), s).unwrap();
 }
@@ -23,7 +27,11 @@ fn java_2000(dir: &Path) {
         let pkg = format!("p{}", i % 20);
         let d = dir.join("src").join(&pkg);
         std::fs::create_dir_all(&d).unwrap();
-        let prev = if i >= 20 { format!("p{}.C{}", (i - 20) % 20, i - 20) } else { "Object".to_string() };
+        let prev = if i >= 20 {
+            format!("p{}.C{}", (i - 20) % 20, i - 20)
+        } else {
+            "Object".to_string()
+        };
         let body = format!(
             "package {pkg};\n\npublic class C{i} {{\n    private final StringBuilder sb = new StringBuilder();\n\n    public int size(int n) {{\n        return helper(n) + sb.length();\n    }}\n\n    private int helper(int n) {{\n        {prev} other = null;\n        return n * 2;\n    }}\n\n    public C{i} self() {{\n        return this;\n    }}\n\n    public int chain() {{\n        return self().self().size(3);\n    }}\n}}\n"
         );
@@ -36,10 +44,13 @@ fn parse_only(root: &Path, options: &Options) {
     let found = engine::discover::discover(root, &options.languages, &options.limits).unwrap();
     engine::with_pool(options.threads, || {
         use rayon::prelude::*;
-        found.files.par_iter().for_each_init(tree_sitter::Parser::new, |p, f| {
-            let tree = engine::parse::parse_only(p, f.language, &f.bytes);
-            std::hint::black_box(tree);
-        });
+        found
+            .files
+            .par_iter()
+            .for_each_init(tree_sitter::Parser::new, |p, f| {
+                let tree = engine::parse::parse_only(p, f.language, &f.bytes);
+                std::hint::black_box(tree);
+            });
     });
 }
 
@@ -48,7 +59,9 @@ fn bench_tree(c: &mut Criterion, name: &str, root: &Path) {
     let mut group = c.benchmark_group(name);
     group.sample_size(10);
     group.bench_function("parse_only", |b| b.iter(|| parse_only(root, &options)));
-    group.bench_function("analysis", |b| b.iter(|| engine::analyze(root, &options).unwrap()));
+    group.bench_function("analysis", |b| {
+        b.iter(|| engine::analyze(root, &options).unwrap())
+    });
     group.finish();
 }
 

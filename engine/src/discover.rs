@@ -63,12 +63,18 @@ struct Candidate {
 }
 
 /// Walk `root` and read every file of the wanted languages, in path order.
-pub fn discover(root: &Path, languages: &[Language], limits: &Limits) -> Result<Discovered, EngineError> {
+pub fn discover(
+    root: &Path,
+    languages: &[Language],
+    limits: &Limits,
+) -> Result<Discovered, EngineError> {
     let root = root
         .canonicalize()
         .ok()
         .filter(|p| p.is_dir())
-        .ok_or_else(|| EngineError::InvalidRoot { path: root.display().to_string() })?;
+        .ok_or_else(|| EngineError::InvalidRoot {
+            path: root.display().to_string(),
+        })?;
     let candidates = walk(&root, languages);
     if candidates.len() as u64 > limits.max_files {
         return Err(EngineError::WorkloadTooLarge {
@@ -86,7 +92,10 @@ pub fn discover(root: &Path, languages: &[Language], limits: &Limits) -> Result<
                 total += size;
                 to_read.push(c);
             }
-            Err(reason) => skipped.push(Skipped { path: c.rel, reason }),
+            Err(reason) => skipped.push(Skipped {
+                path: c.rel,
+                reason,
+            }),
         }
     }
     if total > limits.max_total_bytes {
@@ -96,7 +105,10 @@ pub fn discover(root: &Path, languages: &[Language], limits: &Limits) -> Result<
             limit: limits.max_total_bytes,
         });
     }
-    let read: Vec<Result<SourceFile, Skipped>> = to_read.into_par_iter().map(|c| read_one(c, limits)).collect();
+    let read: Vec<Result<SourceFile, Skipped>> = to_read
+        .into_par_iter()
+        .map(|c| read_one(c, limits))
+        .collect();
     let mut files = Vec::new();
     for r in read {
         match r {
@@ -116,18 +128,33 @@ fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
         .sort_by_file_path(|a, b| a.cmp(b))
         .build();
     for entry in walker.flatten() {
-        let Some(ft) = entry.file_type() else { continue };
+        let Some(ft) = entry.file_type() else {
+            continue;
+        };
         if ft.is_dir() {
             continue;
         }
         let abs = entry.path().to_path_buf();
-        let Ok(rel) = abs.strip_prefix(root) else { continue };
-        let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        let Some(language) = Language::for_path(&rel) else { continue };
+        let Ok(rel) = abs.strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let Some(language) = Language::for_path(&rel) else {
+            continue;
+        };
         if !languages.contains(&language) {
             continue;
         }
-        out.push(Candidate { rel, abs, language, is_link: ft.is_symlink() });
+        out.push(Candidate {
+            rel,
+            abs,
+            language,
+            is_link: ft.is_symlink(),
+        });
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     out
@@ -162,7 +189,10 @@ fn admit(root: &Path, c: &Candidate, limits: &Limits) -> Result<u64, SkipReason>
 }
 
 fn read_one(c: Candidate, limits: &Limits) -> Result<SourceFile, Skipped> {
-    let skip = |reason| Skipped { path: c.rel.clone(), reason };
+    let skip = |reason| Skipped {
+        path: c.rel.clone(),
+        reason,
+    };
     let bytes = std::fs::read(&c.abs).map_err(|_| skip(SkipReason::Unreadable))?;
     if bytes.len() as u64 > limits.max_file_bytes {
         return Err(skip(SkipReason::TooLarge));
@@ -174,7 +204,12 @@ fn read_one(c: Candidate, limits: &Limits) -> Result<SourceFile, Skipped> {
         return Err(skip(SkipReason::NotUtf8));
     }
     let sha256 = hex(&Sha256::digest(&bytes));
-    Ok(SourceFile { path: c.rel, language: c.language, bytes, sha256 })
+    Ok(SourceFile {
+        path: c.rel,
+        language: c.language,
+        bytes,
+        sha256,
+    })
 }
 
 pub fn hex(bytes: &[u8]) -> String {

@@ -7,7 +7,11 @@ pub enum EngineError {
     #[error("invalid_root: {path} is not a readable directory")]
     InvalidRoot { path: String },
     #[error("workload_too_large: {what} is {actual}, over the limit of {limit}")]
-    WorkloadTooLarge { what: &'static str, actual: u64, limit: u64 },
+    WorkloadTooLarge {
+        what: &'static str,
+        actual: u64,
+        limit: u64,
+    },
     #[error("invalid_argument: {0}")]
     InvalidArgument(String),
     #[error("io_error: {path}: {source}")]

@@ -19,21 +19,28 @@ pub struct Site {
 impl Site {
     /// `FILE:LINE[:COL]`.
     pub fn parse(text: &str) -> Result<Site, EngineError> {
-        let bad = || EngineError::InvalidArgument(format!("expected FILE:LINE[:COL], got {text:?}"));
+        let bad =
+            || EngineError::InvalidArgument(format!("expected FILE:LINE[:COL], got {text:?}"));
         let mut parts = text.rsplitn(3, ':').collect::<Vec<_>>();
         parts.reverse();
         match parts.as_slice() {
-            [file, line, col] if col.parse::<u32>().is_ok() && line.parse::<u32>().is_ok() => Ok(Site {
-                file: file.to_string(),
-                line: line.parse().map_err(|_| bad())?,
-                column: Some(col.parse().map_err(|_| bad())?),
-            }),
+            [file, line, col] if col.parse::<u32>().is_ok() && line.parse::<u32>().is_ok() => {
+                Ok(Site {
+                    file: file.to_string(),
+                    line: line.parse().map_err(|_| bad())?,
+                    column: Some(col.parse().map_err(|_| bad())?),
+                })
+            }
             [a, b, line] => Ok(Site {
                 file: format!("{a}:{b}"),
                 line: line.parse().map_err(|_| bad())?,
                 column: None,
             }),
-            [file, line] => Ok(Site { file: file.to_string(), line: line.parse().map_err(|_| bad())?, column: None }),
+            [file, line] => Ok(Site {
+                file: file.to_string(),
+                line: line.parse().map_err(|_| bad())?,
+                column: None,
+            }),
             _ => Err(bad()),
         }
     }
@@ -47,9 +54,16 @@ pub fn explain(root: &Path, site: &Site, options: &Options) -> Result<String, En
         let hierarchy = resolve::Hierarchy::build(&index);
         let resolved = resolve::resolve_all(&index, &hierarchy);
         let Some(fi) = index.file_by_path(&site.file) else {
-            return Err(EngineError::InvalidArgument(format!("{} is not an analysed file of the root", site.file)));
+            return Err(EngineError::InvalidArgument(format!(
+                "{} is not an analysed file of the root",
+                site.file
+            )));
         };
-        let cx = Cx { index: &index, hierarchy: &hierarchy, results: &resolved.results };
+        let cx = Cx {
+            index: &index,
+            hierarchy: &hierarchy,
+            results: &resolved.results,
+        };
         let mut out = String::new();
         let file = index.file(fi);
         let mut any = false;
@@ -58,13 +72,25 @@ pub fn explain(root: &Path, site: &Site, options: &Options) -> Result<String, En
                 continue;
             }
             any = true;
-            let _ = writeln!(out, "{}:{}:{}  {}  ({} argument(s))", file.path, call.line, call.column, call.wrote, call.args.len());
+            let _ = writeln!(
+                out,
+                "{}:{}:{}  {}  ({} argument(s))",
+                file.path,
+                call.line,
+                call.column,
+                call.wrote,
+                call.args.len()
+            );
             let mut trail = Vec::new();
             resolve::run_rules(&cx, fi, call, Some(&mut trail));
             for step in &trail {
                 let _ = writeln!(out, "  {:<28} {}", step.rule, said(&index, &step.said));
             }
-            let _ = writeln!(out, "  => {}", final_answer(&index, &resolved.calls[fi as usize][ci]));
+            let _ = writeln!(
+                out,
+                "  => {}",
+                final_answer(&index, &resolved.calls[fi as usize][ci])
+            );
         }
         if !any {
             let _ = writeln!(out, "no call site at {}:{}", site.file, site.line);
@@ -77,7 +103,9 @@ fn said(index: &TreeIndex, d: &Decision) -> String {
     match d {
         Decision::Pass => "passed".to_string(),
         Decision::Refuse(r) => format!("refused: {}", r.token()),
-        Decision::Unresolved => "unresolved: the tree claims the name and nothing declares it".to_string(),
+        Decision::Unresolved => {
+            "unresolved: the tree claims the name and nothing declares it".to_string()
+        }
         Decision::Place(p) => format!("placed: {}", placement(index, p)),
     }
 }
@@ -95,9 +123,22 @@ fn placement(index: &TreeIndex, p: &Placement) -> String {
         Target::InTree(t) => {
             let shown = p.named().unwrap_or(t[0]);
             let decl = index.decl(shown);
-            let overloads = if t.len() > 1 && p.named().is_none() { format!(" (one of {} declarations, unnamed)", t.len()) } else { String::new() };
-            format!("{} [{}] at {}:{}{}", index.qualified_name(shown), p.family().token(), index.file(shown.file).path, decl.line, overloads)
+            let overloads = if t.len() > 1 && p.named().is_none() {
+                format!(" (one of {} declarations, unnamed)", t.len())
+            } else {
+                String::new()
+            };
+            format!(
+                "{} [{}] at {}:{}{}",
+                index.qualified_name(shown),
+                p.family().token(),
+                index.file(shown.file).path,
+                decl.line,
+                overloads
+            )
         }
-        Target::Outside { kind, symbol } => format!("outside {kind:?} {symbol} [{}]", p.family().token()),
+        Target::Outside { kind, symbol } => {
+            format!("outside {kind:?} {symbol} [{}]", p.family().token())
+        }
     }
 }

@@ -164,7 +164,9 @@ pub struct Decorator {
 impl Decl {
     /// A typing `@overload` stub: a signature only, replaced by the last definition.
     pub fn is_overload_stub(&self) -> bool {
-        self.decorators.iter().any(|d| d.path.last().is_some_and(|n| n == "overload"))
+        self.decorators
+            .iter()
+            .any(|d| d.path.last().is_some_and(|n| n == "overload"))
     }
 }
 
@@ -240,12 +242,22 @@ pub struct Scope {
 
 impl Scope {
     pub fn new(kind: ScopeKind, parent: Option<ScopeIdx>, owner: Option<DeclIdx>) -> Scope {
-        Scope { kind, parent, owner, bindings: Vec::new(), by_name: Default::default() }
+        Scope {
+            kind,
+            parent,
+            owner,
+            bindings: Vec::new(),
+            by_name: Default::default(),
+        }
     }
 
     /// The bindings of one name, in source order.
     pub fn named<'a>(&'a self, name: &str) -> impl DoubleEndedIterator<Item = &'a Binding> + 'a {
-        self.by_name.get(name).into_iter().flatten().map(|&i| &self.bindings[i as usize])
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.bindings[i as usize])
     }
 }
 
@@ -255,7 +267,11 @@ impl FileFacts {
         for scope in &mut self.scopes {
             scope.by_name.clear();
             for (i, b) in scope.bindings.iter().enumerate() {
-                scope.by_name.entry(b.name.clone()).or_default().push(i as u32);
+                scope
+                    .by_name
+                    .entry(b.name.clone())
+                    .or_default()
+                    .push(i as u32);
             }
         }
     }
@@ -278,7 +294,10 @@ pub enum BindingValue {
     /// An import binding (index into `FileFacts::imports`).
     Import(u32),
     /// A local (or module-level) variable with a written type and possibly a value.
-    Typed { ty: TypeRef, value: Option<ValueExpr> },
+    Typed {
+        ty: TypeRef,
+        value: Option<ValueExpr>,
+    },
     /// A local assigned a value.
     Value(ValueExpr),
     /// A name whose value the engine cannot follow (loop variable, `with … as`).
@@ -294,7 +313,9 @@ pub enum ValueExpr {
     /// A bare name: `h = f`.
     Name(String),
     /// `a.b.c` (attribute read): the receiver path and the last member.
-    Attribute { path: Vec<String> },
+    Attribute {
+        path: Vec<String>,
+    },
     /// The result of the call at this index of the same file.
     CallResult(CallIdx),
     /// `C()` in Python is a call; Java `new T()` is this.
@@ -304,7 +325,10 @@ pub enum ValueExpr {
     /// `[f, g]` / `(f, g)`.
     Sequence(Vec<ValueExpr>),
     /// `d["k"]` / `a[0]`: a subscript of a name by a literal key.
-    Subscript { base: Box<ValueExpr>, key: Key },
+    Subscript {
+        base: Box<ValueExpr>,
+        key: Key,
+    },
     /// A lambda declared at this index.
     Lambda(DeclIdx),
     Literal(LiteralType),
@@ -370,7 +394,10 @@ pub struct Import {
 #[derive(Debug, Clone)]
 pub enum ImportKind {
     /// Python `import a.b.c` (binds `a`) or `import a.b as x` (binds x to a.b).
-    Module { path: Vec<String>, alias: Option<String> },
+    Module {
+        path: Vec<String>,
+        alias: Option<String>,
+    },
     /// Python `from (level dots)m import name as alias`.
     From {
         level: u32,
@@ -417,7 +444,10 @@ pub enum Receiver {
     /// A literal: `"abc".upper()`.
     Literal(LiteralType),
     /// A path read after a call: `f().a.b` → call index then the field path.
-    CallThen { call: CallIdx, path: Vec<String> },
+    CallThen {
+        call: CallIdx,
+        path: Vec<String>,
+    },
     /// Java `Outer.this`.
     QualifiedThis(String),
     Unknown,
@@ -482,7 +512,10 @@ impl Call {
             Callee::Name(n) => n,
             Callee::Member { name, .. } => name,
             // A table call is named by the table: `ops` in `ops["add"]()`.
-            Callee::Subscript { base: Receiver::Path(p), .. } => p.last().map(String::as_str).unwrap_or("[]"),
+            Callee::Subscript {
+                base: Receiver::Path(p),
+                ..
+            } => p.last().map(String::as_str).unwrap_or("[]"),
             Callee::Subscript { .. } => "[]",
             Callee::Dynamic => "",
         }

@@ -62,9 +62,20 @@ impl<'a> TreeIndex<'a> {
             let qnames = qualified_names(file);
             let mut top = HashMap::new();
             for (di, decl) in file.decls.iter().enumerate() {
-                let eid = Eid { file: fi, decl: di as DeclIdx };
-                index.by_qname.entry(qnames[di].clone()).or_insert_with(Vec::new).push(eid);
-                index.by_name.entry(decl.name.clone()).or_insert_with(Vec::new).push(eid);
+                let eid = Eid {
+                    file: fi,
+                    decl: di as DeclIdx,
+                };
+                index
+                    .by_qname
+                    .entry(qnames[di].clone())
+                    .or_default()
+                    .push(eid);
+                index
+                    .by_name
+                    .entry(decl.name.clone())
+                    .or_default()
+                    .push(eid);
                 match decl.parent {
                     Some(p) if file.decls[p as usize].kind.is_type() => {
                         index
@@ -72,15 +83,18 @@ impl<'a> TreeIndex<'a> {
                             .entry(Eid { file: fi, decl: p })
                             .or_default()
                             .entry(decl.name.clone())
-                            .or_insert_with(Vec::new)
+                            .or_default()
                             .push(eid);
                     }
-                    None => top.entry(decl.name.clone()).or_insert_with(Vec::new).push(di as DeclIdx),
+                    None => top
+                        .entry(decl.name.clone())
+                        .or_insert_with(Vec::new)
+                        .push(di as DeclIdx),
                     _ => {}
                 }
                 if file.language == Language::Java && decl.kind.is_type() {
                     let fqn = java_type_name(file, di as DeclIdx);
-                    index.java_types.entry(fqn).or_insert_with(Vec::new).push(eid);
+                    index.java_types.entry(fqn).or_default().push(eid);
                 }
             }
             index.top_level.push(top);
@@ -96,7 +110,10 @@ impl<'a> TreeIndex<'a> {
                     self.modules.entry(name.clone()).or_default().push(fi);
                 }
                 if let Some((dir, _)) = file.path.rsplit_once('/') {
-                    self.package_dirs.entry(dir.to_string()).or_default().push(fi);
+                    self.package_dirs
+                        .entry(dir.to_string())
+                        .or_default()
+                        .push(fi);
                 }
             }
             Language::Java => {
@@ -191,7 +208,10 @@ impl<'a> TreeIndex<'a> {
         let mut cur = file.decls[eid.decl as usize].parent;
         while let Some(p) = cur {
             if file.decls[p as usize].kind.is_type() {
-                return Some(Eid { file: eid.file, decl: p });
+                return Some(Eid {
+                    file: eid.file,
+                    decl: p,
+                });
             }
             cur = file.decls[p as usize].parent;
         }

@@ -30,7 +30,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { languages: Language::ALL.to_vec(), limits: Limits::from_env(), threads: 0 }
+        Options {
+            languages: Language::ALL.to_vec(),
+            limits: Limits::from_env(),
+            threads: 0,
+        }
     }
 }
 
@@ -45,21 +49,35 @@ pub struct Analysis {
 /// when this returns).
 pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> {
     let found = discover::discover(root, &options.languages, &options.limits)?;
-    let file_meta: Vec<(String, u64)> =
-        found.files.iter().map(|f| (f.sha256.clone(), f.bytes.len() as u64)).collect();
+    let file_meta: Vec<(String, u64)> = found
+        .files
+        .iter()
+        .map(|f| (f.sha256.clone(), f.bytes.len() as u64))
+        .collect();
     let mut facts = parse::extract_all(&found.files, &options.limits);
     lang::python::frontend::assign_module_names(&mut facts);
-    Ok(Analysis { facts, file_meta, skipped: found.skipped })
+    Ok(Analysis {
+        facts,
+        file_meta,
+        skipped: found.skipped,
+    })
 }
 
 /// Analyse a tree and build its report.
 pub fn analyze(root: &Path, options: &Options) -> Result<report::Report, EngineError> {
     with_pool(options.threads, || {
+        let mut clock = StageClock::from_env();
         let analysis = extract(root, options)?;
+        clock.lap("discover+parse+extract");
         let index = index::TreeIndex::build(&analysis.facts);
+        clock.lap("index");
         let hierarchy = resolve::Hierarchy::build(&index);
+        clock.lap("hierarchy");
         let resolved = resolve::resolve_all(&index, &hierarchy);
-        Ok(report::build(&index, &analysis.file_meta, &analysis.skipped, &resolved))
+        clock.lap("resolve");
+        let report = report::build(&index, &analysis.file_meta, &analysis.skipped, &resolved);
+        clock.lap("report");
+        Ok(report)
     })
 }
 
@@ -72,4 +90,25 @@ pub fn with_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
         .build()
         .expect("thread pool");
     pool.install(f)
+}
+
+/// Stage timings on standard error when `CALLGRAPH_TIMINGS` is set (for
+/// reports/PERFORMANCE.md); silent otherwise.
+struct StageClock {
+    last: Option<std::time::Instant>,
+}
+
+impl StageClock {
+    fn from_env() -> StageClock {
+        StageClock {
+            last: std::env::var_os("CALLGRAPH_TIMINGS").map(|_| std::time::Instant::now()),
+        }
+    }
+
+    fn lap(&mut self, stage: &str) {
+        if let Some(last) = self.last {
+            eprintln!("timing {stage}: {:.3} s", last.elapsed().as_secs_f64());
+            self.last = Some(std::time::Instant::now());
+        }
+    }
 }

@@ -29,7 +29,11 @@ impl Limits {
     /// and `CALLGRAPH_MAX_FILES` where set to a number.
     pub fn from_env() -> Limits {
         let mut limits = Limits::default();
-        let read = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse::<u64>().ok());
+        let read = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
         if let Some(v) = read("CALLGRAPH_MAX_FILE_BYTES") {
             limits.max_file_bytes = v;
         }

@@ -69,7 +69,10 @@ struct ExplainArgs {
 }
 
 fn options(common: &Common) -> Result<Options, EngineError> {
-    let mut options = Options { threads: common.threads, ..Options::default() };
+    let mut options = Options {
+        threads: common.threads,
+        ..Options::default()
+    };
     if !common.languages.is_empty() {
         options.languages = common
             .languages
@@ -109,7 +112,12 @@ fn run(cli: Cli) -> Result<(), EngineError> {
         Command::Languages => {
             for l in Language::ALL {
                 let families: Vec<&str> = l.families().iter().map(|f| f.token()).collect();
-                println!("{:<8} .{:<10} {}", l.token(), l.extensions().join(" ."), families.join(", "));
+                println!(
+                    "{:<8} .{:<10} {}",
+                    l.token(),
+                    l.extensions().join(" ."),
+                    families.join(", ")
+                );
             }
             Ok(())
         }
@@ -123,7 +131,9 @@ fn write_out(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), EngineE
         move |source| EngineError::Io { path: p, source }
     };
     match path {
-        None => std::io::stdout().write_all(bytes).map_err(io(std::path::Path::new("<stdout>"))),
+        None => std::io::stdout()
+            .write_all(bytes)
+            .map_err(io(std::path::Path::new("<stdout>"))),
         Some(p) => {
             let tmp = p.with_extension("tmp-callgraph");
             std::fs::write(&tmp, bytes).map_err(io(&tmp))?;

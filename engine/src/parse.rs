@@ -11,7 +11,9 @@ use crate::limits::Limits;
 pub fn extract_all(files: &[SourceFile], limits: &Limits) -> Vec<FileFacts> {
     files
         .par_iter()
-        .map_init(tree_sitter::Parser::new, |parser, f| extract_one(parser, f, limits))
+        .map_init(tree_sitter::Parser::new, |parser, f| {
+            extract_one(parser, f, limits)
+        })
         .collect()
 }
 
@@ -26,7 +28,11 @@ fn extract_one(parser: &mut tree_sitter::Parser, file: &SourceFile, _limits: &Li
 }
 
 /// One parse, nothing else (the benchmark's baseline).
-pub fn parse_only(parser: &mut tree_sitter::Parser, language: Language, bytes: &[u8]) -> Option<tree_sitter::Tree> {
+pub fn parse_only(
+    parser: &mut tree_sitter::Parser,
+    language: Language,
+    bytes: &[u8],
+) -> Option<tree_sitter::Tree> {
     parser.set_language(&language.tree_sitter_language()).ok()?;
     parser.parse(bytes, None)
 }
@@ -40,7 +46,11 @@ fn empty_facts(path: &str, language: Language) -> FileFacts {
         is_package_init: false,
         parse_errors: 1,
         decls: Vec::new(),
-        scopes: vec![crate::facts::Scope::new(crate::facts::ScopeKind::Module, None, None)],
+        scopes: vec![crate::facts::Scope::new(
+            crate::facts::ScopeKind::Module,
+            None,
+            None,
+        )],
         imports: Vec::new(),
         calls: Vec::new(),
         refs: Vec::new(),

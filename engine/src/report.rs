@@ -123,7 +123,13 @@ pub fn build(
     let mut entities = Vec::with_capacity(index.entity_count());
     for (fi, file) in facts.iter().enumerate() {
         for di in 0..file.decls.len() {
-            entities.push(entity(index, Eid { file: fi as u32, decl: di as u32 }));
+            entities.push(entity(
+                index,
+                Eid {
+                    file: fi as u32,
+                    decl: di as u32,
+                },
+            ));
         }
     }
     let mut calls = Vec::new();
@@ -154,12 +160,17 @@ pub fn build(
         .collect();
     let skipped_out: Vec<SkippedEntry> = skipped
         .iter()
-        .map(|s| SkippedEntry { path: s.path.clone(), reason: s.reason.token() })
+        .map(|s| SkippedEntry {
+            path: s.path.clone(),
+            reason: s.reason.token(),
+        })
         .collect();
     let summary = summarize(&files_out, &skipped_out, &entities, &calls, &references);
     Report {
         schema: SCHEMA,
-        engine: EngineInfo { version: env!("CARGO_PKG_VERSION") },
+        engine: EngineInfo {
+            version: env!("CARGO_PKG_VERSION"),
+        },
         files: files_out,
         skipped: skipped_out,
         entities,
@@ -180,7 +191,11 @@ fn entity(index: &TreeIndex, eid: Eid) -> Entity {
         line: decl.line,
         column: decl.column,
         end_line: decl.end_line,
-        params: Params { names: decl.params.iter().map(|p| p.name.clone()).collect(), min, max },
+        params: Params {
+            names: decl.params.iter().map(|p| p.name.clone()).collect(),
+            min,
+            max,
+        },
     }
 }
 
@@ -190,7 +205,9 @@ fn call_entry(index: &TreeIndex, fi: u32, call: &Call, resolution: &Resolution) 
         file: file.path.clone(),
         line: call.line,
         column: call.column,
-        caller: call.caller.map(|d| index.entity_id(Eid { file: fi, decl: d })),
+        caller: call
+            .caller
+            .map(|d| index.entity_id(Eid { file: fi, decl: d })),
         wrote: call.wrote.clone(),
         name: call.name().to_string(),
         args: call.args.len() as u32,
@@ -260,7 +277,10 @@ fn fill_placement(index: &TreeIndex, entry: &mut CallEntry, p: &Placement) {
         }
         Target::Outside { kind, symbol } => {
             entry.resolution = "outside";
-            entry.outside = Some(OutsideEntry { kind: *kind, symbol: symbol.clone() });
+            entry.outside = Some(OutsideEntry {
+                kind: *kind,
+                symbol: symbol.clone(),
+            });
         }
     }
 }

@@ -11,12 +11,20 @@ use engine::resolve::family::Family;
 use engine::Options;
 
 fn report_json(root: &Path, threads: usize) -> String {
-    let options = Options { threads, ..Options::default() };
+    let options = Options {
+        threads,
+        ..Options::default()
+    };
     serde_json::to_string(&engine::analyze(root, &options).unwrap()).unwrap()
 }
 
 fn skipped_reason(report: &serde_json::Value, path: &str) -> Option<String> {
-    report["skipped"].as_array().unwrap().iter().find(|s| s["path"] == path).map(|s| s["reason"].as_str().unwrap().to_string())
+    report["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .map(|s| s["reason"].as_str().unwrap().to_string())
 }
 
 #[test]
@@ -40,13 +48,36 @@ fn bad_files_are_recorded_and_the_run_goes_on() {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("secret.py"), "def secret(): pass\n").unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret.py"), d.join("escape.py")).unwrap();
-    let options = Options { limits: Limits { max_file_bytes: 300, ..Limits::default() }, ..Options::default() };
+    let options = Options {
+        limits: Limits {
+            max_file_bytes: 300,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
     let report = serde_json::to_value(engine::analyze(d, &options).unwrap()).unwrap();
-    assert_eq!(skipped_reason(&report, "latin1.py").as_deref(), Some("not_utf8"));
-    assert_eq!(skipped_reason(&report, "binary.py").as_deref(), Some("binary"));
-    assert_eq!(skipped_reason(&report, "big.py").as_deref(), Some("too_large"));
-    assert_eq!(skipped_reason(&report, "escape.py").as_deref(), Some("link_outside_root"));
-    let broken = report["files"].as_array().unwrap().iter().find(|f| f["path"] == "broken.py").unwrap();
+    assert_eq!(
+        skipped_reason(&report, "latin1.py").as_deref(),
+        Some("not_utf8")
+    );
+    assert_eq!(
+        skipped_reason(&report, "binary.py").as_deref(),
+        Some("binary")
+    );
+    assert_eq!(
+        skipped_reason(&report, "big.py").as_deref(),
+        Some("too_large")
+    );
+    assert_eq!(
+        skipped_reason(&report, "escape.py").as_deref(),
+        Some("link_outside_root")
+    );
+    let broken = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "broken.py")
+        .unwrap();
     assert!(broken["parse_errors"].as_u64().unwrap() > 0);
     let text = report.to_string();
     assert!(!text.contains("secret"), "nothing outside the root is read");
@@ -64,12 +95,18 @@ fn unreadable_file_is_recorded() {
     std::fs::write(&p, "x = 1\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
-    let report = serde_json::to_value(engine::analyze(dir.path(), &Options::default()).unwrap()).unwrap();
-    assert_eq!(skipped_reason(&report, "locked.py").as_deref(), Some("unreadable"));
+    let report =
+        serde_json::to_value(engine::analyze(dir.path(), &Options::default()).unwrap()).unwrap();
+    assert_eq!(
+        skipped_reason(&report, "locked.py").as_deref(),
+        Some("unreadable")
+    );
 }
 
 fn unsafe_is_root() -> bool {
-    std::fs::metadata("/root").map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap_or(false)
+    std::fs::metadata("/root")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
+        .unwrap_or(false)
         && std::fs::read_dir("/root").is_ok()
 }
 
@@ -79,14 +116,19 @@ fn deep_nesting_and_many_functions_finish() {
     let depth = 50_000;
     let deep = format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
     std::fs::write(dir.path().join("deep.py"), deep).unwrap();
-    let deep_java = format!("class D {{ int x = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth));
+    let deep_java = format!(
+        "class D {{ int x = {}1{}; }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
     std::fs::write(dir.path().join("D.java"), deep_java).unwrap();
     let mut many = String::new();
     for i in 0..26_000u32 {
         let _ = writeln!(many, "def f{i}():\n    return f{}()\n", i.saturating_sub(1));
     }
     std::fs::write(dir.path().join("many.py"), many).unwrap();
-    let report = serde_json::to_value(engine::analyze(dir.path(), &Options::default()).unwrap()).unwrap();
+    let report =
+        serde_json::to_value(engine::analyze(dir.path(), &Options::default()).unwrap()).unwrap();
     let files = report["files"].as_array().unwrap();
     assert_eq!(files.len(), 3);
     assert!(report["entities"].as_array().unwrap().len() >= 26_000);
@@ -99,18 +141,32 @@ fn over_the_file_count_limit_refuses() {
     for i in 0..5 {
         std::fs::write(dir.path().join(format!("m{i}.py")), "pass\n").unwrap();
     }
-    let options = Options { limits: Limits { max_files: 3, ..Limits::default() }, ..Options::default() };
-    let err = engine::analyze(dir.path(), &options).err().expect("refuses");
+    let options = Options {
+        limits: Limits {
+            max_files: 3,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let err = engine::analyze(dir.path(), &options).expect_err("refuses");
     assert_eq!(err.code(), "workload_too_large");
     assert_eq!(err.exit_code(), 3);
-    let options = Options { limits: Limits { max_total_bytes: 10, ..Limits::default() }, ..Options::default() };
-    let err = engine::analyze(dir.path(), &options).err().expect("refuses");
+    let options = Options {
+        limits: Limits {
+            max_total_bytes: 10,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let err = engine::analyze(dir.path(), &options).expect_err("refuses");
     assert_eq!(err.code(), "workload_too_large");
 }
 
 #[test]
 fn invalid_root_is_a_wrong_invocation() {
-    let err = engine::analyze(Path::new("/no/such/root"), &Options::default()).err().unwrap();
+    let err = engine::analyze(Path::new("/no/such/root"), &Options::default())
+        .err()
+        .unwrap();
     assert_eq!(err.code(), "invalid_root");
     assert_eq!(err.exit_code(), 2);
 }
@@ -122,9 +178,14 @@ fn family_registry_is_closed_documented_and_exercised() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), tokens.len(), "family tokens are unique");
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/REPORT.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/REPORT.md"))
+            .unwrap();
     for t in &tokens {
-        assert!(doc.contains(&format!("`{t}`")), "docs/REPORT.md documents `{t}`");
+        assert!(
+            doc.contains(&format!("`{t}`")),
+            "docs/REPORT.md documents `{t}`"
+        );
     }
     // Every family a language lists is placed by at least one fixture or proof.
     let mut placed = std::collections::BTreeSet::new();
@@ -134,7 +195,12 @@ fn family_registry_is_closed_documented_and_exercised() {
     }
     for l in Language::ALL {
         for f in l.families() {
-            assert!(placed.contains(f.token()), "{} lists `{}` but no fixture or proof exercises it", l.token(), f.token());
+            assert!(
+                placed.contains(f.token()),
+                "{} lists `{}` but no fixture or proof exercises it",
+                l.token(),
+                f.token()
+            );
         }
     }
 }
@@ -142,12 +208,19 @@ fn family_registry_is_closed_documented_and_exercised() {
 /// Analyse each case directory (one with files and no subdirectory of cases) and
 /// collect the families its report places with.
 fn collect_families(dir: &Path, out: &mut std::collections::BTreeSet<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut subdirs: Vec<_> = entries.flatten().filter(|e| e.path().is_dir()).map(|e| e.path()).collect();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut subdirs: Vec<_> = entries
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.path())
+        .collect();
     subdirs.sort();
     for d in subdirs {
         if d.join("expected.json").exists() {
-            let report = serde_json::to_value(engine::analyze(&d, &Options::default()).unwrap()).unwrap();
+            let report =
+                serde_json::to_value(engine::analyze(&d, &Options::default()).unwrap()).unwrap();
             for (k, _) in report["summary"]["by_family"].as_object().unwrap() {
                 out.insert(k.clone());
             }
@@ -158,12 +231,18 @@ fn collect_families(dir: &Path, out: &mut std::collections::BTreeSet<String>) {
     for f in std::fs::read_dir(dir).unwrap().flatten() {
         let p = f.path();
         if p.extension().is_some_and(|e| e == "txt") {
-            let comment = if p.to_string_lossy().contains("/java/") { "//" } else { "#" };
+            let comment = if p.to_string_lossy().contains("/java/") {
+                "//"
+            } else {
+                "#"
+            };
             let text = std::fs::read_to_string(&p).unwrap();
             let fixture = common::parse_fixture(&text, comment);
             let tmp = tempfile::tempdir().unwrap();
             common::write_tree(&fixture, tmp.path());
-            let report = serde_json::to_value(engine::analyze(tmp.path(), &Options::default()).unwrap()).unwrap();
+            let report =
+                serde_json::to_value(engine::analyze(tmp.path(), &Options::default()).unwrap())
+                    .unwrap();
             for (k, _) in report["summary"]["by_family"].as_object().unwrap() {
                 out.insert(k.clone());
             }

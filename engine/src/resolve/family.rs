@@ -63,7 +63,10 @@ impl Family {
     pub fn places_outside(self) -> bool {
         matches!(
             self,
-            Family::Builtin | Family::ExternalImport | Family::ForeignType | Family::NothingDeclaresIt
+            Family::Builtin
+                | Family::ExternalImport
+                | Family::ForeignType
+                | Family::NothingDeclaresIt
         )
     }
 }

@@ -21,9 +21,16 @@ impl Hierarchy {
     pub fn build(index: &TreeIndex) -> Hierarchy {
         let types: Vec<Eid> = (0..index.files.len() as u32)
             .flat_map(|fi| {
-                index.file(fi).decls.iter().enumerate().filter(|(_, d)| d.kind.is_type()).map(
-                    move |(di, _)| Eid { file: fi, decl: di as u32 },
-                )
+                index
+                    .file(fi)
+                    .decls
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.kind.is_type())
+                    .map(move |(di, _)| Eid {
+                        file: fi,
+                        decl: di as u32,
+                    })
             })
             .collect();
         let direct: Vec<(Eid, Vec<Eid>, bool)> = types

@@ -22,7 +22,10 @@ pub use hierarchy::Hierarchy;
 pub enum Target {
     /// Declarations sharing one qualified name (one, or an overload set).
     InTree(Vec<Eid>),
-    Outside { kind: OutsideKind, symbol: String },
+    Outside {
+        kind: OutsideKind,
+        symbol: String,
+    },
 }
 
 /// A placed edge. The fields are private: the only way to make one is
@@ -43,7 +46,11 @@ impl Placement {
             family.places_outside(),
             "family {family:?} does not place this kind of target"
         );
-        Placement { target, family, named: None }
+        Placement {
+            target,
+            family,
+            named: None,
+        }
     }
 
     pub fn in_tree(mut targets: Vec<Eid>, family: Family) -> Placement {
@@ -53,7 +60,13 @@ impl Placement {
     }
 
     pub fn outside(kind: OutsideKind, symbol: impl Into<String>, family: Family) -> Placement {
-        Placement::new(Target::Outside { kind, symbol: symbol.into() }, family)
+        Placement::new(
+            Target::Outside {
+                kind,
+                symbol: symbol.into(),
+            },
+            family,
+        )
     }
 
     pub fn target(&self) -> &Target {
@@ -204,7 +217,10 @@ pub fn run_rules(cx: &Cx, file: u32, call: &Call, trail: Option<&mut Vec<Step>>)
     for rule in resolver.rules() {
         let said = (rule.run)(cx, file, call);
         if let Some(t) = trail.as_deref_mut() {
-            t.push(Step { rule: rule.name, said: said.clone() });
+            t.push(Step {
+                rule: rule.name,
+                said: said.clone(),
+            });
         }
         match said {
             Decision::Place(p) => return Resolution::Placed(p),
@@ -247,21 +263,35 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
     };
     let mut calls: Vec<Vec<Resolution>> = Vec::new();
     for _round in 0..=CHAIN_ROUNDS {
-        let cx = Cx { index, hierarchy, results: &results };
+        let cx = Cx {
+            index,
+            hierarchy,
+            results: &results,
+        };
         let round: Vec<(Vec<Resolution>, Vec<Option<Eval>>)> = (0..files.len() as u32)
             .into_par_iter()
             .map(|fi| resolve_file(&cx, fi))
             .collect();
         let (new_calls, new_results): (Vec<_>, Vec<_>) = round.into_iter().unzip();
         let callers = callers_by_target(&new_calls);
+        if std::env::var_os("CALLGRAPH_TIMINGS").is_some() {
+            eprintln!("timing chain round {_round}");
+        }
         let changed = new_results != results.per_file || callers != results.callers;
         calls = new_calls;
-        results = Results { per_file: new_results, callers };
+        results = Results {
+            per_file: new_results,
+            callers,
+        };
         if !changed {
             break;
         }
     }
-    let cx = Cx { index, hierarchy, results: &results };
+    let cx = Cx {
+        index,
+        hierarchy,
+        results: &results,
+    };
     let calls: Vec<Vec<Resolution>> = calls
         .into_par_iter()
         .enumerate()
@@ -271,14 +301,25 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
         .into_par_iter()
         .map(|fi| {
             let resolver = resolver_for(index.file(fi).language);
-            index.file(fi).refs.iter().map(|r| resolver.resolve_ref(&cx, fi, r)).collect()
+            index
+                .file(fi)
+                .refs
+                .iter()
+                .map(|r| resolver.resolve_ref(&cx, fi, r))
+                .collect()
         })
         .collect();
-    Resolved { calls, refs, results }
+    Resolved {
+        calls,
+        refs,
+        results,
+    }
 }
 
 /// Which call sites reach each declaration (for a parameter every caller fills).
-fn callers_by_target(calls: &[Vec<Resolution>]) -> std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> {
+fn callers_by_target(
+    calls: &[Vec<Resolution>],
+) -> std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> {
     let mut out: std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> = Default::default();
     for (fi, file) in calls.iter().enumerate() {
         for (ci, r) in file.iter().enumerate() {
@@ -316,10 +357,18 @@ fn resolve_file(cx: &Cx, fi: u32) -> (Vec<Resolution>, Vec<Option<Eval>>) {
 /// that type is the receiver's own.
 pub fn find_member(cx: &Cx, language: Language, ty: Eid, name: &str) -> MemberLookup {
     let resolver = resolver_for(language);
-    for (i, t) in resolver.lookup_order(cx.hierarchy, ty).into_iter().enumerate() {
+    for (i, t) in resolver
+        .lookup_order(cx.hierarchy, ty)
+        .into_iter()
+        .enumerate()
+    {
         let found = cx.index.members(t, name);
         if !found.is_empty() {
-            return MemberLookup::Found { on: t, decls: found.to_vec(), inherited: i > 0 };
+            return MemberLookup::Found {
+                on: t,
+                decls: found.to_vec(),
+                inherited: i > 0,
+            };
         }
     }
     if cx.hierarchy.has_unknown_base(ty) {
@@ -331,7 +380,11 @@ pub fn find_member(cx: &Cx, language: Language, ty: Eid, name: &str) -> MemberLo
 
 #[derive(Debug, Clone)]
 pub enum MemberLookup {
-    Found { on: Eid, decls: Vec<Eid>, inherited: bool },
+    Found {
+        on: Eid,
+        decls: Vec<Eid>,
+        inherited: bool,
+    },
     /// Not in the tree's part of the hierarchy, and some base is outside the tree.
     MaybeOutside,
     NotFound,

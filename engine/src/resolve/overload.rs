@@ -51,7 +51,12 @@ pub fn fits_arity(decl: &Decl, n: u32, first_bound: bool) -> bool {
 }
 
 /// The candidates whose arity fits the call (all of them when the count is unknowable).
-pub fn by_arity(cx: &Cx, call: &Call, candidates: &[Eid], first_bound: impl Fn(Eid) -> bool) -> Vec<Eid> {
+pub fn by_arity(
+    cx: &Cx,
+    call: &Call,
+    candidates: &[Eid],
+    first_bound: impl Fn(Eid) -> bool,
+) -> Vec<Eid> {
     if call.has_splat {
         return candidates.to_vec();
     }

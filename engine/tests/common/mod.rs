@@ -56,8 +56,12 @@ pub fn expectations(fixture: &Fixture, comment: &str) -> Vec<Expectation> {
         let lines: Vec<&str> = body.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let trimmed = line.trim_start();
-            let Some(rest) = trimmed.strip_prefix(comment) else { continue };
-            let Some(caret_rel) = rest.find('^') else { continue };
+            let Some(rest) = trimmed.strip_prefix(comment) else {
+                continue;
+            };
+            let Some(caret_rel) = rest.find('^') else {
+                continue;
+            };
             if !rest[..caret_rel].trim().is_empty() {
                 continue;
             }
@@ -73,7 +77,12 @@ pub fn expectations(fixture: &Fixture, comment: &str) -> Vec<Expectation> {
                     break;
                 }
             }
-            out.push(Expectation { file: path.clone(), line: j as u32 + 1, column, what });
+            out.push(Expectation {
+                file: path.clone(),
+                line: j as u32 + 1,
+                column,
+                what,
+            });
         }
     }
     out
@@ -108,11 +117,16 @@ pub fn describe(report: &Value, file: &str, line: u32, column: u32, name: Option
             && column < start + len
             && name.is_none_or(|n| c["name"] == n)
     });
-    let Some(c) = hit else { return "no call here".to_string() };
+    let Some(c) = hit else {
+        return "no call here".to_string();
+    };
     let fam = c["placed_by"].as_str().unwrap_or("");
     match c["resolution"].as_str().unwrap() {
         "in_tree" => {
-            let mut s = format!("callee: {} [{fam}]", c["target"]["qualified_name"].as_str().unwrap());
+            let mut s = format!(
+                "callee: {} [{fam}]",
+                c["target"]["qualified_name"].as_str().unwrap()
+            );
             if let Some(d) = c["declaration_line"].as_u64() {
                 s.push_str(&format!(" @{d}"));
             }
@@ -140,10 +154,18 @@ pub fn check_fixture(path: &Path, comment: &str) -> Value {
         };
         let got = describe(&report, &e.file, e.line, e.column, name);
         if got != what {
-            failures.push(format!("{}:{}:{}: expected `{}`, got `{}`", e.file, e.line, e.column, e.what, got));
+            failures.push(format!(
+                "{}:{}:{}: expected `{}`, got `{}`",
+                e.file, e.line, e.column, e.what, got
+            ));
         }
     }
-    assert!(failures.is_empty(), "{}:\n{}", path.display(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}:\n{}",
+        path.display(),
+        failures.join("\n")
+    );
     report
 }
 
@@ -153,21 +175,33 @@ pub fn render_edges(report: &Value) -> String {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["id"].as_u64().unwrap(), e["qualified_name"].as_str().unwrap().to_string()))
+        .map(|e| {
+            (
+                e["id"].as_u64().unwrap(),
+                e["qualified_name"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     let mut lines: Vec<String> = report["calls"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| {
-            let caller = c["caller"].as_u64().and_then(|id| entities.get(&id).cloned()).unwrap_or_else(|| format!("{}::<module>", c["file"].as_str().unwrap()));
+            let caller = c["caller"]
+                .as_u64()
+                .and_then(|id| entities.get(&id).cloned())
+                .unwrap_or_else(|| format!("{}::<module>", c["file"].as_str().unwrap()));
             let callee = match c["resolution"].as_str().unwrap() {
                 "in_tree" => c["target"]["qualified_name"].as_str().unwrap().to_string(),
                 "outside" => format!("<outside {}>", c["outside"]["symbol"].as_str().unwrap()),
                 r => format!("<{r} {}>", c["reason"].as_str().unwrap_or("")),
             };
             let fam = c["placed_by"].as_str().unwrap_or("-");
-            format!("{}:{} {caller} -> {callee}  [{fam}]", c["file"].as_str().unwrap(), c["line"])
+            format!(
+                "{}:{} {caller} -> {callee}  [{fam}]",
+                c["file"].as_str().unwrap(),
+                c["line"]
+            )
         })
         .collect();
     lines.sort();

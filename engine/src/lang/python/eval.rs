@@ -80,7 +80,10 @@ impl<'c, 'a> Py<'c, 'a> {
         while let Some(s) = scope {
             let sc = &file.scopes[s as usize];
             if first || sc.kind != ScopeKind::Class {
-                let mut named = sc.named(name).filter(|b| !matches!(b.value, BindingValue::Slot { .. })).peekable();
+                let mut named = sc
+                    .named(name)
+                    .filter(|b| !matches!(b.value, BindingValue::Slot { .. }))
+                    .peekable();
                 if named.peek().is_some() {
                     let all: Vec<&Binding> = named.collect();
                     return pick_binding(file, &all, s, at.line, same_time);
@@ -106,12 +109,23 @@ impl<'c, 'a> Py<'c, 'a> {
             return Err(Miss::Unknown);
         }
         match self.lookup(at, name, hops) {
-            Found::Binding(b, scope) => self.binding(At { scope, line: b.line, ..at }, b, hops + 1),
+            Found::Binding(b, scope) => self.binding(
+                At {
+                    scope,
+                    line: b.line,
+                    ..at
+                },
+                b,
+                hops + 1,
+            ),
             Found::Ambiguous => Err(Miss::Ambiguous),
             Found::Later => Err(Miss::Local),
             Found::Star(e) => Ok(e),
             Found::Builtin => Ok(Eval::new(
-                Val::Outside { kind: OutsideKind::Builtin, symbol: name.to_string() },
+                Val::Outside {
+                    kind: OutsideKind::Builtin,
+                    symbol: name.to_string(),
+                },
                 Family::Builtin,
             )),
             Found::Unbound => Err(Miss::Unbound),
@@ -121,7 +135,14 @@ impl<'c, 'a> Py<'c, 'a> {
     /// What one binding holds. `at` is the binding's own scope and line.
     pub fn binding(&self, at: At, b: &Binding, hops: u32) -> Res {
         match &b.value {
-            BindingValue::Decl(d) => self.declared(Eid { file: at.file, decl: *d }, Family::Lexical, hops),
+            BindingValue::Decl(d) => self.declared(
+                Eid {
+                    file: at.file,
+                    decl: *d,
+                },
+                Family::Lexical,
+                hops,
+            ),
             BindingValue::Import(i) => self.import(at.file, *i, hops),
             BindingValue::Param { index, ty } => self.parameter(at, *index, ty.as_ref(), hops),
             BindingValue::Typed { ty, .. } => self.instance_of(at, ty, hops),
@@ -138,8 +159,15 @@ impl<'c, 'a> Py<'c, 'a> {
             let decl = &file.decls[owner as usize];
             if decl.kind == DeclKind::Method && !decl.is_static {
                 if let Some(class) = decl.parent {
-                    let class = Eid { file: at.file, decl: class };
-                    let val = if decl.is_classmethod { Val::Entity(class) } else { Val::Instance(class) };
+                    let class = Eid {
+                        file: at.file,
+                        decl: class,
+                    };
+                    let val = if decl.is_classmethod {
+                        Val::Entity(class)
+                    } else {
+                        Val::Instance(class)
+                    };
                     return Ok(Eval::new(val, Family::OwnType));
                 }
             }
@@ -159,29 +187,48 @@ impl<'c, 'a> Py<'c, 'a> {
         match v {
             ValueExpr::Name(n) => self.name(at, n, hops + 1),
             ValueExpr::Attribute { path } => self.path(at, path, hops + 1),
-            ValueExpr::CallResult(c) => self.cx.results.get(at.file, *c).cloned().ok_or(Miss::Local),
-            ValueExpr::Lambda(d) => Ok(Eval::new(Val::Entity(Eid { file: at.file, decl: *d }), Family::ValueFlow)),
+            ValueExpr::CallResult(c) => {
+                self.cx.results.get(at.file, *c).cloned().ok_or(Miss::Local)
+            }
+            ValueExpr::Lambda(d) => Ok(Eval::new(
+                Val::Entity(Eid {
+                    file: at.file,
+                    decl: *d,
+                }),
+                Family::ValueFlow,
+            )),
             ValueExpr::Literal(l) => Ok(Eval::new(
                 Val::ForeignInstance(l.type_name(false).to_string()),
                 Family::ForeignType,
             )),
             ValueExpr::Subscript { base, key } => self.table_entry(at, base, key, hops + 1),
-            ValueExpr::New(_) | ValueExpr::Dict(_) | ValueExpr::Sequence(_) | ValueExpr::Unknown => Err(Miss::Local),
+            ValueExpr::New(_)
+            | ValueExpr::Dict(_)
+            | ValueExpr::Sequence(_)
+            | ValueExpr::Unknown => Err(Miss::Local),
         }
     }
 
     /// `d["k"]` / `a[0]` where `d` holds a literal table: the entry, read at the
     /// nearest write of `d`.
     pub fn table_entry(&self, at: At, base: &ValueExpr, key: &Key, hops: u32) -> Res {
-        let ValueExpr::Name(name) = base else { return Err(Miss::Unknown) };
-        let Found::Binding(b, scope) = self.lookup(at, name, hops) else { return Err(Miss::Local) };
+        let ValueExpr::Name(name) = base else {
+            return Err(Miss::Unknown);
+        };
+        let Found::Binding(b, scope) = self.lookup(at, name, hops) else {
+            return Err(Miss::Local);
+        };
         let table = match &b.value {
             BindingValue::Value(v) | BindingValue::Typed { value: Some(v), .. } => v,
             _ => return Err(Miss::Local),
         };
         let entry = match (table, key) {
             (ValueExpr::Dict(entries), k) => {
-                let hits: Vec<&ValueExpr> = entries.iter().filter(|(ek, _)| ek == k).map(|(_, v)| v).collect();
+                let hits: Vec<&ValueExpr> = entries
+                    .iter()
+                    .filter(|(ek, _)| ek == k)
+                    .map(|(_, v)| v)
+                    .collect();
                 // A literal repeating a key keeps the last value, as Python does.
                 hits.last().copied()
             }
@@ -195,9 +242,9 @@ impl<'c, 'a> Py<'c, 'a> {
         // A later write into the table, before this read, wins; a computed-key
         // write in between makes the slot unknowable.
         let file = self.file(at.file);
-        let writes = file.scopes[scope as usize].named(name).filter(|w| {
-            w.line > b.line && (scope != at.scope || w.line < at.line)
-        });
+        let writes = file.scopes[scope as usize]
+            .named(name)
+            .filter(|w| w.line > b.line && (scope != at.scope || w.line < at.line));
         let mut entry = entry;
         for w in writes {
             if let BindingValue::Slot { key: k, value } = &w.value {
@@ -208,12 +255,23 @@ impl<'c, 'a> Py<'c, 'a> {
                 }
             }
         }
-        self.value(At { scope, line: b.line, ..at }, entry, hops + 1).map(as_value_flow)
+        self.value(
+            At {
+                scope,
+                line: b.line,
+                ..at
+            },
+            entry,
+            hops + 1,
+        )
+        .map(as_value_flow)
     }
 
     /// `a.b.c`: the first name, then one attribute at a time.
     pub fn path(&self, at: At, path: &[String], hops: u32) -> Res {
-        let Some((first, rest)) = path.split_first() else { return Err(Miss::Unknown) };
+        let Some((first, rest)) = path.split_first() else {
+            return Err(Miss::Unknown);
+        };
         let mut cur = self.name(at, first, hops)?;
         for attr in rest {
             cur = self.attribute(&cur, attr, hops + 1)?;
@@ -230,7 +288,11 @@ impl<'c, 'a> Py<'c, 'a> {
             Val::Module(fi) => self.module_attribute(*fi, attr, hops),
             Val::Namespace(dir) => self.namespace_attribute(dir, attr),
             Val::Entity(e) if self.cx.index.decl(*e).kind.is_type() => {
-                let fam = if base.family == Family::OwnType { Family::OwnType } else { Family::QualifiedPath };
+                let fam = if base.family == Family::OwnType {
+                    Family::OwnType
+                } else {
+                    Family::QualifiedPath
+                };
                 self.type_attribute(*e, attr, fam, false, hops)
             }
             Val::Instance(t) => {
@@ -240,11 +302,18 @@ impl<'c, 'a> Py<'c, 'a> {
                 };
                 self.type_attribute(*t, attr, fam, true, hops)
             }
-            Val::Outside { kind, symbol } => {
-                Ok(Eval::new(Val::Outside { kind: *kind, symbol: format!("{symbol}.{attr}") }, base.family))
-            }
+            Val::Outside { kind, symbol } => Ok(Eval::new(
+                Val::Outside {
+                    kind: *kind,
+                    symbol: format!("{symbol}.{attr}"),
+                },
+                base.family,
+            )),
             Val::ForeignInstance(t) => Ok(Eval::new(
-                Val::Outside { kind: foreign_kind(t), symbol: format!("{t}.{attr}") },
+                Val::Outside {
+                    kind: foreign_kind(t),
+                    symbol: format!("{t}.{attr}"),
+                },
                 Family::ForeignType,
             )),
             _ => Err(Miss::Unknown),
@@ -253,8 +322,20 @@ impl<'c, 'a> Py<'c, 'a> {
 
     /// A member of a class (or its instance): instance fields first, then the
     /// class and its bases in C3 order (methods, nested classes, class-body values).
-    fn type_attribute(&self, ty: Eid, attr: &str, family: Family, instance: bool, hops: u32) -> Res {
-        let order = self.cx.hierarchy.order(ty).map(<[Eid]>::to_vec).unwrap_or_else(|| vec![ty]);
+    fn type_attribute(
+        &self,
+        ty: Eid,
+        attr: &str,
+        family: Family,
+        instance: bool,
+        hops: u32,
+    ) -> Res {
+        let order = self
+            .cx
+            .hierarchy
+            .order(ty)
+            .map(<[Eid]>::to_vec)
+            .unwrap_or_else(|| vec![ty]);
         for (i, &t) in order.iter().enumerate() {
             let found_family = if i == 0 { family } else { Family::Inheritance };
             if instance {
@@ -305,16 +386,31 @@ impl<'c, 'a> Py<'c, 'a> {
         }
         // A written type wins over values: it is what every write promises.
         if let Some(f) = fields.iter().find(|f| f.ty.is_some()) {
-            let here = At { file: ty.file, scope: f.scope, line: f.line };
+            let here = At {
+                file: ty.file,
+                scope: f.scope,
+                line: f.line,
+            };
             let written = f.ty.as_ref().expect("has a type");
-            return Some(self.instance_of(here, written, hops + 1).map(|e| Eval::new(e.val, Family::WrittenType)));
+            return Some(
+                self.instance_of(here, written, hops + 1)
+                    .map(|e| Eval::new(e.val, Family::WrittenType)),
+            );
         }
         let mut agreed: Option<Eval> = None;
         for f in &fields {
-            let Some(v) = &f.value else { return Some(Err(Miss::Unknown)) };
+            let Some(v) = &f.value else {
+                return Some(Err(Miss::Unknown));
+            };
             // Read where the write stands: `self.x = x` sees the method's parameter.
-            let here = At { file: ty.file, scope: f.scope, line: f.line + 1 };
-            let Ok(e) = self.value(here, v, hops + 1) else { return Some(Err(Miss::Unknown)) };
+            let here = At {
+                file: ty.file,
+                scope: f.scope,
+                line: f.line + 1,
+            };
+            let Ok(e) = self.value(here, v, hops + 1) else {
+                return Some(Err(Miss::Unknown));
+            };
             match &agreed {
                 None => agreed = Some(e),
                 Some(a) if a.val == e.val => {}
@@ -322,7 +418,11 @@ impl<'c, 'a> Py<'c, 'a> {
             }
         }
         agreed.map(|e| {
-            let fam = if matches!(e.val, Val::Instance(_)) { Family::WrittenType } else { e.family };
+            let fam = if matches!(e.val, Val::Instance(_)) {
+                Family::WrittenType
+            } else {
+                e.family
+            };
             Ok(Eval::new(e.val, fam))
         })
     }
@@ -336,7 +436,15 @@ impl<'c, 'a> Py<'c, 'a> {
         if matches!(b.value, BindingValue::Decl(_)) {
             return None;
         }
-        Some(self.binding(At { file: ty.file, scope: body, line: b.line }, b, hops + 1))
+        Some(self.binding(
+            At {
+                file: ty.file,
+                scope: body,
+                line: b.line,
+            },
+            b,
+            hops + 1,
+        ))
     }
 
     /// What the name of a declaration holds once its decorators have run.
@@ -355,9 +463,16 @@ impl<'c, 'a> Py<'c, 'a> {
     pub fn decorated(&self, eid: Eid, hops: u32) -> Result<(Eid, bool), Miss> {
         let decl = self.cx.index.decl(eid);
         let mut current = (eid, false);
-        let at = At { file: eid.file, scope: decl.scope, line: decl.line };
+        let at = At {
+            file: eid.file,
+            scope: decl.scope,
+            line: decl.line,
+        };
         for dec in decl.decorators.iter().rev() {
-            let by_name = dec.path.last().is_some_and(|n| policy::TRANSPARENT_DECORATORS.contains(&n.as_str()));
+            let by_name = dec
+                .path
+                .last()
+                .is_some_and(|n| policy::TRANSPARENT_DECORATORS.contains(&n.as_str()));
             let decorator = match self.path(at, &dec.path, hops + 1).map(|e| e.val) {
                 Ok(Val::Entity(f)) if self.cx.index.decl(f).kind.is_callable() => f,
                 _ if by_name => continue,
@@ -384,16 +499,28 @@ impl<'c, 'a> Py<'c, 'a> {
     /// when every `return` names one nested function.
     fn what_a_decorator_returns(&self, decorator: Eid, hops: u32) -> Result<Option<Eid>, Miss> {
         let decl = self.cx.index.decl(decorator);
-        let Some(ReturnValue::Name(n)) = &decl.returns_value else { return Err(Miss::Decorated) };
+        let Some(ReturnValue::Name(n)) = &decl.returns_value else {
+            return Err(Miss::Decorated);
+        };
         if decl.params.first().is_some_and(|p| &p.name == n) {
             return Ok(None);
         }
         let body = decl.body.ok_or(Miss::Decorated)?;
-        let here = At { file: decorator.file, scope: body, line: decl.end_line + 1 };
+        let here = At {
+            file: decorator.file,
+            scope: body,
+            line: decl.end_line + 1,
+        };
         match self.lookup(here, n, hops + 1) {
             Found::Binding(b, _) => match b.value {
-                BindingValue::Decl(w) if self.file(decorator.file).decls[w as usize].parent == Some(decorator.decl) => {
-                    Ok(Some(Eid { file: decorator.file, decl: w }))
+                BindingValue::Decl(w)
+                    if self.file(decorator.file).decls[w as usize].parent
+                        == Some(decorator.decl) =>
+                {
+                    Ok(Some(Eid {
+                        file: decorator.file,
+                        decl: w,
+                    }))
                 }
                 _ => Err(Miss::Decorated),
             },
@@ -410,19 +537,28 @@ impl<'c, 'a> Py<'c, 'a> {
         match &import.kind {
             ImportKind::Module { path, alias } => {
                 // `import a.b.c` binds `a`; `import a.b as x` binds x to a.b.
-                let bound = if alias.is_some() { path.clone() } else { path[..1].to_vec() };
+                let bound = if alias.is_some() {
+                    path.clone()
+                } else {
+                    path[..1].to_vec()
+                };
                 match self.module(&bound) {
                     Ok(m) => Ok(Eval::new(m, Family::Import)),
                     Err(_) if self.claims_package(&bound) => Err(Miss::Undeclared),
                     Err(_) => Ok(outside_module(&bound)),
                 }
             }
-            ImportKind::From { level, module, name, .. } => {
+            ImportKind::From {
+                level,
+                module,
+                name,
+                ..
+            } => {
                 let base = self.absolute(fi, *level, module).ok_or(Miss::Undeclared)?;
                 match self.module(&base) {
                     Ok(m) => {
                         let m = Eval::new(m, Family::Import);
-                        self.attribute(&m, name, hops + 1).map(|e| as_import(e))
+                        self.attribute(&m, name, hops + 1).map(as_import)
                     }
                     Err(_) if *level > 0 || self.claims_package(&base) => Err(Miss::Undeclared),
                     Err(_) => {
@@ -451,7 +587,11 @@ impl<'c, 'a> Py<'c, 'a> {
         let me = file.module.first()?;
         let mut parts: Vec<String> = me.split('.').map(str::to_string).collect();
         // A module's package is its name less the last part; a package is its own.
-        let drop = if file.is_package_init { level - 1 } else { level };
+        let drop = if file.is_package_init {
+            level - 1
+        } else {
+            level
+        };
         for _ in 0..drop {
             parts.pop()?;
         }
@@ -474,8 +614,11 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             many => {
                 // A package and a module of one name: the package (`__init__.py`) wins.
-                let inits: Vec<u32> =
-                    many.iter().copied().filter(|&f| self.file(f).is_package_init).collect();
+                let inits: Vec<u32> = many
+                    .iter()
+                    .copied()
+                    .filter(|&f| self.file(f).is_package_init)
+                    .collect();
                 match inits.as_slice() {
                     [one] => Ok(Val::Module(*one)),
                     _ => Err(Miss::Ambiguous),
@@ -490,7 +633,17 @@ impl<'c, 'a> Py<'c, 'a> {
         let file = self.file(fi);
         let bindings: Vec<&Binding> = file.scopes[0].named(attr).collect();
         if let Some(b) = module_level_binding(file, &bindings) {
-            return self.binding(At { file: fi, scope: 0, line: b.line }, b, hops + 1).map(|e| as_import(e));
+            return self
+                .binding(
+                    At {
+                        file: fi,
+                        scope: 0,
+                        line: b.line,
+                    },
+                    b,
+                    hops + 1,
+                )
+                .map(as_import);
         }
         if !bindings.is_empty() {
             return Err(Miss::Ambiguous);
@@ -511,8 +664,14 @@ impl<'c, 'a> Py<'c, 'a> {
     }
 
     fn namespace_attribute(&self, dir: &str, attr: &str) -> Res {
-        let path: Vec<String> = dir.split('/').map(str::to_string).chain(std::iter::once(attr.to_string())).collect();
-        self.module(&path).map(|m| Eval::new(m, Family::Import)).map_err(|_| Miss::Undeclared)
+        let path: Vec<String> = dir
+            .split('/')
+            .map(str::to_string)
+            .chain(std::iter::once(attr.to_string()))
+            .collect();
+        self.module(&path)
+            .map(|m| Eval::new(m, Family::Import))
+            .map_err(|_| Miss::Undeclared)
     }
 
     /// A name brought by `from m import *` at a file's top level: public names, or
@@ -523,9 +682,15 @@ impl<'c, 'a> Py<'c, 'a> {
         }
         let file = self.file(fi);
         for import in file.imports.iter().rev() {
-            let ImportKind::Star { level, module } = &import.kind else { continue };
-            let Some(base) = self.absolute(fi, *level, module) else { continue };
-            let Ok(Val::Module(m)) = self.module(&base) else { continue };
+            let ImportKind::Star { level, module } = &import.kind else {
+                continue;
+            };
+            let Some(base) = self.absolute(fi, *level, module) else {
+                continue;
+            };
+            let Ok(Val::Module(m)) = self.module(&base) else {
+                continue;
+            };
             let target = self.file(m);
             let exported = match &target.all_names {
                 Some(all) => all.iter().any(|n| n == name),
@@ -549,19 +714,31 @@ impl<'c, 'a> Py<'c, 'a> {
             let class = self.enclosing_class(at).ok_or(Miss::Unknown)?;
             return Ok(Eval::new(Val::Instance(class), Family::WrittenType));
         }
-        let Some(last) = ty.last() else { return Err(Miss::Unknown) };
+        let Some(last) = ty.last() else {
+            return Err(Miss::Unknown);
+        };
         if ty.path.len() == 1 {
             if let Some((_, builtin)) = policy::TYPING_ALIASES.iter().find(|(a, _)| *a == last) {
-                return Ok(Eval::new(Val::ForeignInstance(builtin.to_string()), Family::ForeignType));
+                return Ok(Eval::new(
+                    Val::ForeignInstance(builtin.to_string()),
+                    Family::ForeignType,
+                ));
             }
         }
         let e = self.path(at, &ty.path, hops + 1)?;
         match e.val {
-            Val::Entity(c) if self.cx.index.decl(c).kind.is_type() => Ok(Eval::new(Val::Instance(c), Family::WrittenType)),
-            Val::Outside { kind: OutsideKind::Builtin, symbol } if policy::BUILTIN_TYPES.contains(&symbol.as_str()) => {
+            Val::Entity(c) if self.cx.index.decl(c).kind.is_type() => {
+                Ok(Eval::new(Val::Instance(c), Family::WrittenType))
+            }
+            Val::Outside {
+                kind: OutsideKind::Builtin,
+                symbol,
+            } if policy::BUILTIN_TYPES.contains(&symbol.as_str()) => {
                 Ok(Eval::new(Val::ForeignInstance(symbol), Family::ForeignType))
             }
-            Val::Outside { symbol, .. } => Ok(Eval::new(Val::ForeignInstance(symbol), Family::ForeignType)),
+            Val::Outside { symbol, .. } => {
+                Ok(Eval::new(Val::ForeignInstance(symbol), Family::ForeignType))
+            }
             _ => Err(Miss::Unknown),
         }
     }
@@ -575,10 +752,19 @@ impl<'c, 'a> Py<'c, 'a> {
             if let Some(owner) = sc.owner {
                 let decl = &file.decls[owner as usize];
                 if decl.kind == DeclKind::Class {
-                    return Some(Eid { file: at.file, decl: owner });
+                    return Some(Eid {
+                        file: at.file,
+                        decl: owner,
+                    });
                 }
-                if let Some(p) = decl.parent.filter(|p| file.decls[*p as usize].kind == DeclKind::Class) {
-                    return Some(Eid { file: at.file, decl: p });
+                if let Some(p) = decl
+                    .parent
+                    .filter(|p| file.decls[*p as usize].kind == DeclKind::Class)
+                {
+                    return Some(Eid {
+                        file: at.file,
+                        decl: p,
+                    });
                 }
             }
             scope = sc.parent;
@@ -596,25 +782,40 @@ impl<'c, 'a> Py<'c, 'a> {
         let own_class = self.cx.index.enclosing_type(callee);
         if let Some(ty) = &decl.returns {
             if ty.is_self {
-                return receiver_class.or(own_class).map(|c| Eval::new(Val::Instance(c), Family::ReturnType));
+                return receiver_class
+                    .or(own_class)
+                    .map(|c| Eval::new(Val::Instance(c), Family::ReturnType));
             }
-            let at = At { file: callee.file, scope: decl.scope, line: decl.line };
-            return self.instance_of(at, ty, hops + 1).ok().map(|e| Eval::new(e.val, Family::ReturnType));
+            let at = At {
+                file: callee.file,
+                scope: decl.scope,
+                line: decl.line,
+            };
+            return self
+                .instance_of(at, ty, hops + 1)
+                .ok()
+                .map(|e| Eval::new(e.val, Family::ReturnType));
         }
         match &decl.returns_value {
-            Some(ReturnValue::SelfValue) => {
-                receiver_class.or(own_class).map(|c| Eval::new(Val::Instance(c), Family::ReturnType))
-            }
+            Some(ReturnValue::SelfValue) => receiver_class
+                .or(own_class)
+                .map(|c| Eval::new(Val::Instance(c), Family::ReturnType)),
             Some(ReturnValue::CallResult(c)) => {
                 let e = self.cx.results.get(callee.file, *c)?;
                 match e.val {
-                    Val::Instance(_) | Val::ForeignInstance(_) => Some(Eval::new(e.val.clone(), Family::ReturnType)),
+                    Val::Instance(_) | Val::ForeignInstance(_) => {
+                        Some(Eval::new(e.val.clone(), Family::ReturnType))
+                    }
                     _ => None,
                 }
             }
             Some(ReturnValue::Name(n)) => {
                 let scope = decl.body?;
-                let at = At { file: callee.file, scope, line: decl.end_line + 1 };
+                let at = At {
+                    file: callee.file,
+                    scope,
+                    line: decl.end_line + 1,
+                };
                 let e = self.name(at, n, hops + 1).ok()?;
                 match e.val {
                     Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
@@ -631,7 +832,13 @@ impl<'c, 'a> Py<'c, 'a> {
 /// Which of a scope's bindings a read sees: the nearest earlier write when the
 /// read runs with the scope; otherwise the scope's only value (every binding
 /// agreeing), since the read runs after the scope was filled.
-fn pick_binding<'a>(file: &FileFacts, all: &[&'a Binding], scope: ScopeIdx, line: u32, same_time: bool) -> Found<'a> {
+fn pick_binding<'a>(
+    file: &FileFacts,
+    all: &[&'a Binding],
+    scope: ScopeIdx,
+    line: u32,
+    same_time: bool,
+) -> Found<'a> {
     if same_time {
         return match all.iter().rev().find(|b| b.line < line) {
             Some(b) => Found::Binding(b, scope),
@@ -697,8 +904,18 @@ fn as_import(e: Eval) -> Eval {
 /// A module the tree does not have: standard library or external.
 fn outside_module(path: &[String]) -> Eval {
     let top = path.first().map(String::as_str).unwrap_or("");
-    let kind = if policy::is_stdlib(top) { OutsideKind::Stdlib } else { OutsideKind::External };
-    Eval::new(Val::Outside { kind, symbol: path.join(".") }, Family::ExternalImport)
+    let kind = if policy::is_stdlib(top) {
+        OutsideKind::Stdlib
+    } else {
+        OutsideKind::External
+    };
+    Eval::new(
+        Val::Outside {
+            kind,
+            symbol: path.join("."),
+        },
+        Family::ExternalImport,
+    )
 }
 
 fn foreign_kind(type_name: &str) -> OutsideKind {

@@ -34,7 +34,13 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     };
     let root = tree.root_node();
     x.count_errors(root);
-    let cx = Ctx { scope: 0, caller: None, depth: 0, class: None, self_name: None };
+    let cx = Ctx {
+        scope: 0,
+        caller: None,
+        depth: 0,
+        class: None,
+        self_name: None,
+    };
     x.block(root, &cx);
     x.facts
 }
@@ -52,7 +58,10 @@ struct Ctx {
 
 impl Ctx {
     fn deeper(&self) -> Ctx {
-        Ctx { depth: self.depth + 1, ..self.clone() }
+        Ctx {
+            depth: self.depth + 1,
+            ..self.clone()
+        }
     }
 }
 
@@ -120,13 +129,27 @@ impl<'s> Extractor<'s> {
     }
 
     fn new_scope(&mut self, kind: ScopeKind, parent: ScopeIdx, owner: Option<DeclIdx>) -> ScopeIdx {
-        self.facts.scopes.push(Scope::new(kind, Some(parent), owner));
+        self.facts
+            .scopes
+            .push(Scope::new(kind, Some(parent), owner));
         (self.facts.scopes.len() - 1) as ScopeIdx
     }
 
     fn bind(&mut self, cx: &Ctx, name: &str, line: u32, value: BindingValue) {
-        let scope = if self.globals.last().is_some_and(|g| g.iter().any(|n| n == name)) { 0 } else { cx.scope };
-        self.facts.scopes[scope as usize].bindings.push(Binding { name: name.to_string(), line, value });
+        let scope = if self
+            .globals
+            .last()
+            .is_some_and(|g| g.iter().any(|n| n == name))
+        {
+            0
+        } else {
+            cx.scope
+        };
+        self.facts.scopes[scope as usize].bindings.push(Binding {
+            name: name.to_string(),
+            line,
+            value,
+        });
     }
 
     // ---- statements -------------------------------------------------------
@@ -161,16 +184,25 @@ impl<'s> Extractor<'s> {
             "return_statement" => self.return_statement(node, cx),
             "for_statement" => self.for_statement(node, cx),
             "global_statement" => {
-                let names: Vec<String> = named_children(node).iter().map(|n| self.text(*n).to_string()).collect();
+                let names: Vec<String> = named_children(node)
+                    .iter()
+                    .map(|n| self.text(*n).to_string())
+                    .collect();
                 if let Some(g) = self.globals.last_mut() {
                     g.extend(names);
                 }
             }
             "with_statement" => self.with_statement(node, cx),
-            "try_statement" | "if_statement" | "while_statement" | "elif_clause" | "else_clause"
-            | "finally_clause" | "block" | "match_statement" | "case_clause" | "except_group_clause" => {
-                self.children_as_statements(node, cx)
-            }
+            "try_statement"
+            | "if_statement"
+            | "while_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "finally_clause"
+            | "block"
+            | "match_statement"
+            | "case_clause"
+            | "except_group_clause" => self.children_as_statements(node, cx),
             "except_clause" => self.except_clause(node, cx),
             _ => {
                 self.expr(node, cx);
@@ -234,7 +266,9 @@ impl<'s> Extractor<'s> {
             let mut stack = vec![child];
             while let Some(n) = stack.pop() {
                 match n.kind() {
-                    "with_clause" | "with_item" => stack.extend(named_children(n).into_iter().rev()),
+                    "with_clause" | "with_item" => {
+                        stack.extend(named_children(n).into_iter().rev())
+                    }
                     "as_pattern" => {
                         if let Some(v) = n.named_child(0) {
                             self.expr(v, cx);
@@ -255,7 +289,9 @@ impl<'s> Extractor<'s> {
         let value = node.named_child(0);
         let returned = value.map(|v| self.expr(v, cx));
         let rv = match (&returned, value) {
-            (Some(Ex::Name(n)), _) if Some(n.as_str()) == cx.self_name.as_deref() => Some(ReturnValue::SelfValue),
+            (Some(Ex::Name(n)), _) if Some(n.as_str()) == cx.self_name.as_deref() => {
+                Some(ReturnValue::SelfValue)
+            }
             (Some(Ex::Name(n)), _) => Some(ReturnValue::Name(n.clone())),
             (Some(Ex::Call(c)), _) => Some(ReturnValue::CallResult(*c)),
             _ => None,
@@ -295,7 +331,10 @@ impl<'s> Extractor<'s> {
             column,
             caller: cx.caller,
             scope: cx.scope,
-            callee: Callee::Member { receiver, name: "__iter__".into() },
+            callee: Callee::Member {
+                receiver,
+                name: "__iter__".into(),
+            },
             kind: CallKind::Iter,
             args: Vec::new(),
             keyword_args: 0,
@@ -308,7 +347,10 @@ impl<'s> Extractor<'s> {
             column,
             caller: cx.caller,
             scope: cx.scope,
-            callee: Callee::Member { receiver: Receiver::Call(iter), name: "__next__".into() },
+            callee: Callee::Member {
+                receiver: Receiver::Call(iter),
+                name: "__next__".into(),
+            },
             kind: CallKind::Next,
             args: Vec::new(),
             keyword_args: 0,
@@ -348,7 +390,14 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    fn assign_to(&mut self, target: Node, value_node: Option<Node>, value: Option<Ex>, ty: Option<TypeRef>, cx: &Ctx) {
+    fn assign_to(
+        &mut self,
+        target: Node,
+        value_node: Option<Node>,
+        value: Option<Ex>,
+        ty: Option<TypeRef>,
+        cx: &Ctx,
+    ) {
         let line = pos(target).0;
         match target.kind() {
             "identifier" => {
@@ -357,7 +406,10 @@ impl<'s> Extractor<'s> {
                     self.facts.all_names = value_node.and_then(|v| self.literal_strings(v));
                 }
                 let b = match (ty, value) {
-                    (Some(ty), v) => BindingValue::Typed { ty, value: v.as_ref().map(value_of) },
+                    (Some(ty), v) => BindingValue::Typed {
+                        ty,
+                        value: v.as_ref().map(value_of),
+                    },
                     (None, Some(v)) => BindingValue::Value(value_of(&v)),
                     (None, None) => BindingValue::Opaque,
                 };
@@ -370,14 +422,18 @@ impl<'s> Extractor<'s> {
                     (Some(Ex::Seq(items)), Some(vn)) => Some((items.clone(), sequence_nodes(vn))),
                     _ => None,
                 };
-                let starred = elements.iter().position(|e| e.kind() == "list_splat_pattern");
+                let starred = elements
+                    .iter()
+                    .position(|e| e.kind() == "list_splat_pattern");
                 for (i, el) in elements.iter().enumerate() {
                     let picked = values.as_ref().and_then(|(items, nodes)| {
                         element_for(i, elements.len(), starred, items.len())
                             .map(|j| (items[j].clone(), nodes.get(j).copied()))
                     });
                     match picked {
-                        Some((v, n)) if el.kind() != "list_splat_pattern" => self.assign_to(*el, n, Some(v), None, cx),
+                        Some((v, n)) if el.kind() != "list_splat_pattern" => {
+                            self.assign_to(*el, n, Some(v), None, cx)
+                        }
                         _ => self.bind_target(*el, None, cx, true),
                     }
                 }
@@ -391,8 +447,12 @@ impl<'s> Extractor<'s> {
     fn assign_slot(&mut self, target: Node, value: Option<Ex>, cx: &Ctx) {
         self.expr(target, cx);
         let base = target.child_by_field_name("value");
-        let Some(base) = base.filter(|b| b.kind() == "identifier") else { return };
-        let subs: Vec<Node> = target.children_by_field_name("subscript", &mut target.walk()).collect();
+        let Some(base) = base.filter(|b| b.kind() == "identifier") else {
+            return;
+        };
+        let subs: Vec<Node> = target
+            .children_by_field_name("subscript", &mut target.walk())
+            .collect();
         let key = match subs.as_slice() {
             [one] => self.literal_key(*one),
             _ => None,
@@ -438,7 +498,11 @@ impl<'s> Extractor<'s> {
                 };
                 self.bind(cx, &name, pos(target).0, v);
             }
-            "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "parenthesized_expression" => {
+            "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "list_splat_pattern"
+            | "parenthesized_expression" => {
                 for el in named_children(target) {
                     self.bind_target(el, None, cx, true);
                 }
@@ -454,7 +518,10 @@ impl<'s> Extractor<'s> {
         if !matches!(node.kind(), "list" | "tuple") {
             return None;
         }
-        named_children(node).into_iter().map(|n| self.string_content(n)).collect()
+        named_children(node)
+            .into_iter()
+            .map(|n| self.string_content(n))
+            .collect()
     }
 
     fn string_content(&self, node: Node) -> Option<String> {
@@ -479,7 +546,10 @@ impl<'s> Extractor<'s> {
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
             let (path_node, alias) = match name.kind() {
-                "aliased_import" => (name.child_by_field_name("name"), name.child_by_field_name("alias")),
+                "aliased_import" => (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias"),
+                ),
                 _ => (Some(name), None),
             };
             let Some(path_node) = path_node else { continue };
@@ -487,7 +557,10 @@ impl<'s> Extractor<'s> {
             let alias = alias.map(|a| self.text(a).to_string());
             let bound = alias.clone().or_else(|| path.first().cloned());
             let idx = self.facts.imports.len() as u32;
-            self.facts.imports.push(Import { line, kind: ImportKind::Module { path, alias } });
+            self.facts.imports.push(Import {
+                line,
+                kind: ImportKind::Module { path, alias },
+            });
             if let Some(b) = bound {
                 self.bind(cx, &b, line, BindingValue::Import(idx));
             }
@@ -496,14 +569,18 @@ impl<'s> Extractor<'s> {
 
     fn import_from(&mut self, node: Node, cx: &Ctx) {
         let line = pos(node).0;
-        let Some(module_node) = node.child_by_field_name("module_name") else { return };
+        let Some(module_node) = node.child_by_field_name("module_name") else {
+            return;
+        };
         let (level, module) = match module_node.kind() {
             "relative_import" => {
                 let mut level = 0;
                 let mut module = Vec::new();
                 for c in named_children(module_node) {
                     match c.kind() {
-                        "import_prefix" => level = self.text(c).chars().filter(|&ch| ch == '.').count() as u32,
+                        "import_prefix" => {
+                            level = self.text(c).chars().filter(|&ch| ch == '.').count() as u32
+                        }
                         "dotted_name" => module = self.dotted(c),
                         _ => {}
                     }
@@ -513,15 +590,23 @@ impl<'s> Extractor<'s> {
             _ => (0, self.dotted(module_node)),
         };
         let mut cursor = node.walk();
-        let has_wildcard = node.named_children(&mut cursor).any(|c| c.kind() == "wildcard_import");
+        let has_wildcard = node
+            .named_children(&mut cursor)
+            .any(|c| c.kind() == "wildcard_import");
         if has_wildcard {
-            self.facts.imports.push(Import { line, kind: ImportKind::Star { level, module } });
+            self.facts.imports.push(Import {
+                line,
+                kind: ImportKind::Star { level, module },
+            });
             return;
         }
         let mut cursor = node.walk();
         for name in node.children_by_field_name("name", &mut cursor) {
             let (name_node, alias) = match name.kind() {
-                "aliased_import" => (name.child_by_field_name("name"), name.child_by_field_name("alias")),
+                "aliased_import" => (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias"),
+                ),
                 _ => (Some(name), None),
             };
             let Some(name_node) = name_node else { continue };
@@ -531,7 +616,12 @@ impl<'s> Extractor<'s> {
             let idx = self.facts.imports.len() as u32;
             self.facts.imports.push(Import {
                 line,
-                kind: ImportKind::From { level, module: module.clone(), name: imported, alias },
+                kind: ImportKind::From {
+                    level,
+                    module: module.clone(),
+                    name: imported,
+                    alias,
+                },
             });
             self.bind(cx, &bound, line, BindingValue::Import(idx));
         }
@@ -539,7 +629,10 @@ impl<'s> Extractor<'s> {
 
     fn dotted(&self, node: Node) -> Vec<String> {
         match node.kind() {
-            "dotted_name" => named_children(node).iter().map(|n| self.text(*n).to_string()).collect(),
+            "dotted_name" => named_children(node)
+                .iter()
+                .map(|n| self.text(*n).to_string())
+                .collect(),
             _ => vec![self.text(node).to_string()],
         }
     }
@@ -560,8 +653,15 @@ impl<'s> Extractor<'s> {
         let mut paths = Vec::new();
         for d in &decorators {
             flags.push(self.text(*d).to_string());
-            let target = if d.kind() == "call" { d.child_by_field_name("function").unwrap_or(*d) } else { *d };
-            paths.push(Decorator { path: self.attribute_path(target).unwrap_or_default(), called: d.kind() == "call" });
+            let target = if d.kind() == "call" {
+                d.child_by_field_name("function").unwrap_or(*d)
+            } else {
+                *d
+            };
+            paths.push(Decorator {
+                path: self.attribute_path(target).unwrap_or_default(),
+                called: d.kind() == "call",
+            });
             self.decorator_call(*d, cx);
         }
         let first_new = self.facts.decls.len();
@@ -585,7 +685,10 @@ impl<'s> Extractor<'s> {
                     Ex::Name(n) => Callee::Name(n),
                     Ex::Path(mut p) => {
                         let name = p.pop().unwrap_or_default();
-                        Callee::Member { receiver: Receiver::Path(p), name }
+                        Callee::Member {
+                            receiver: Receiver::Path(p),
+                            name,
+                        }
                     }
                     _ => Callee::Dynamic,
                 };
@@ -621,18 +724,28 @@ impl<'s> Extractor<'s> {
     }
 
     fn function(&mut self, node: Node, cx: &Ctx, decorators: &[String]) {
-        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let Some(name_node) = node.child_by_field_name("name") else {
+            return;
+        };
         let name = self.text(name_node).to_string();
         let (line, column) = pos(name_node);
-        let in_class = cx.class.is_some() && self.facts.scopes[cx.scope as usize].kind == ScopeKind::Class;
+        let in_class =
+            cx.class.is_some() && self.facts.scopes[cx.scope as usize].kind == ScopeKind::Class;
         let has = |d: &str| decorators.iter().any(|x| x == d);
         let is_static = in_class && has("staticmethod");
         let is_classmethod = in_class && has("classmethod");
-        let is_property = in_class && (has("property") || has("cached_property") || has("functools.cached_property"));
-        let returns = node.child_by_field_name("return_type").map(|t| self.type_ref(t, cx));
+        let is_property = in_class
+            && (has("property") || has("cached_property") || has("functools.cached_property"));
+        let returns = node
+            .child_by_field_name("return_type")
+            .map(|t| self.type_ref(t, cx));
         let idx = self.push_decl(Decl {
             name: name.clone(),
-            kind: if in_class { DeclKind::Method } else { DeclKind::Function },
+            kind: if in_class {
+                DeclKind::Method
+            } else {
+                DeclKind::Function
+            },
             parent: cx.caller_decl_for_nesting(),
             scope: cx.scope,
             body: None,
@@ -660,11 +773,25 @@ impl<'s> Extractor<'s> {
             class: cx.class,
             self_name: None,
         };
-        let params = node.child_by_field_name("parameters").map(|p| self.parameters(p, &inner, cx)).unwrap_or_default();
-        let self_name = if in_class && !is_static { params.first().map(|p| p.name.clone()) } else { None };
+        let params = node
+            .child_by_field_name("parameters")
+            .map(|p| self.parameters(p, &inner, cx))
+            .unwrap_or_default();
+        let self_name = if in_class && !is_static {
+            params.first().map(|p| p.name.clone())
+        } else {
+            None
+        };
         self.facts.decls[idx as usize].params = params;
-        let inner = Ctx { self_name: if in_class { self_name } else { cx.self_name.clone() }, class: if in_class { cx.class } else { cx.class }, ..inner };
         // A nested function keeps the enclosing method's `self` for closures.
+        let inner = Ctx {
+            self_name: if in_class {
+                self_name
+            } else {
+                cx.self_name.clone()
+            },
+            ..inner
+        };
         self.returns.push((idx, Vec::new()));
         self.globals.push(Vec::new());
         if let Some(body) = node.child_by_field_name("body") {
@@ -685,13 +812,23 @@ impl<'s> Extractor<'s> {
                 "typed_parameter" => {
                     let inner_name = p.named_child(0);
                     let (n, v, k) = match inner_name.map(|n| n.kind()) {
-                        Some("list_splat_pattern") => (inner_name.and_then(|n| n.named_child(0)), true, false),
-                        Some("dictionary_splat_pattern") => (inner_name.and_then(|n| n.named_child(0)), false, true),
+                        Some("list_splat_pattern") => {
+                            (inner_name.and_then(|n| n.named_child(0)), true, false)
+                        }
+                        Some("dictionary_splat_pattern") => {
+                            (inner_name.and_then(|n| n.named_child(0)), false, true)
+                        }
                         _ => (inner_name, false, false),
                     };
                     (n, p.child_by_field_name("type"), None, v, k)
                 }
-                "default_parameter" => (p.child_by_field_name("name"), None, p.child_by_field_name("value"), false, false),
+                "default_parameter" => (
+                    p.child_by_field_name("name"),
+                    None,
+                    p.child_by_field_name("value"),
+                    false,
+                    false,
+                ),
                 "typed_default_parameter" => (
                     p.child_by_field_name("name"),
                     p.child_by_field_name("type"),
@@ -710,14 +847,30 @@ impl<'s> Extractor<'s> {
             let name = self.text(name_node).to_string();
             let ty = ty_node.map(|t| self.type_ref(t, outer));
             let index = out.len() as u32;
-            self.bind(inner, &name, pos(name_node).0, BindingValue::Param { index, ty: ty.clone() });
-            out.push(Param { name, ty, variadic, keyword_variadic: kw, has_default: default.is_some() });
+            self.bind(
+                inner,
+                &name,
+                pos(name_node).0,
+                BindingValue::Param {
+                    index,
+                    ty: ty.clone(),
+                },
+            );
+            out.push(Param {
+                name,
+                ty,
+                variadic,
+                keyword_variadic: kw,
+                has_default: default.is_some(),
+            });
         }
         out
     }
 
     fn class(&mut self, node: Node, cx: &Ctx, _decorators: &[String]) {
-        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let Some(name_node) = node.child_by_field_name("name") else {
+            return;
+        };
         let name = self.text(name_node).to_string();
         let (line, column) = pos(name_node);
         let mut bases = Vec::new();
@@ -760,7 +913,13 @@ impl<'s> Extractor<'s> {
         self.bind(cx, &name, line, BindingValue::Decl(idx));
         let body_scope = self.new_scope(ScopeKind::Class, cx.scope, Some(idx));
         self.facts.decls[idx as usize].body = Some(body_scope);
-        let inner = Ctx { scope: body_scope, caller: Some(idx), depth: cx.depth + 1, class: Some(idx), self_name: None };
+        let inner = Ctx {
+            scope: body_scope,
+            caller: Some(idx),
+            depth: cx.depth + 1,
+            class: Some(idx),
+            self_name: None,
+        };
         if let Some(body) = node.child_by_field_name("body") {
             self.block(body, &inner);
         }
@@ -789,7 +948,11 @@ impl<'s> Extractor<'s> {
     /// `"C"` (a forward reference) → the string's dotted path; `Self` → self type;
     /// `T | None` / `Optional[T]` → T.
     fn type_ref(&self, node: Node, cx: &Ctx) -> TypeRef {
-        let node = if node.kind() == "type" { node.named_child(0).unwrap_or(node) } else { node };
+        let node = if node.kind() == "type" {
+            node.named_child(0).unwrap_or(node)
+        } else {
+            node
+        };
         match node.kind() {
             "identifier" => {
                 let t = self.text(node);
@@ -804,7 +967,12 @@ impl<'s> Extractor<'s> {
                 if path.last().map(String::as_str) == Some("Self") {
                     return TypeRef::self_type();
                 }
-                TypeRef { path, args: Vec::new(), is_self: false, array: false }
+                TypeRef {
+                    path,
+                    args: Vec::new(),
+                    is_self: false,
+                    array: false,
+                }
             }
             "string" => {
                 let inner = self.string_content(node).unwrap_or_default();
@@ -813,11 +981,20 @@ impl<'s> Extractor<'s> {
                 if path.len() == 1 && (Some(path[0].as_str()) == enclosing || path[0] == "Self") {
                     return TypeRef::self_type();
                 }
-                TypeRef { path, args: Vec::new(), is_self: false, array: false }
+                TypeRef {
+                    path,
+                    args: Vec::new(),
+                    is_self: false,
+                    array: false,
+                }
             }
             "generic_type" | "subscript" => {
-                let base = node.child_by_field_name("value").or_else(|| node.named_child(0));
-                let mut t = base.map(|b| self.type_ref(b, cx)).unwrap_or_else(|| TypeRef::simple("?"));
+                let base = node
+                    .child_by_field_name("value")
+                    .or_else(|| node.named_child(0));
+                let mut t = base
+                    .map(|b| self.type_ref(b, cx))
+                    .unwrap_or_else(|| TypeRef::simple("?"));
                 let mut args = Vec::new();
                 for a in named_children(node).into_iter().skip(1) {
                     if a.kind() == "type_parameter" {
@@ -855,7 +1032,10 @@ impl<'s> Extractor<'s> {
             "identifier" => Some(vec![self.text(node).to_string()]),
             "attribute" => {
                 let mut p = self.attribute_path(node.child_by_field_name("object")?)?;
-                p.push(self.text(node.child_by_field_name("attribute")?).to_string());
+                p.push(
+                    self.text(node.child_by_field_name("attribute")?)
+                        .to_string(),
+                );
                 Some(p)
             }
             _ => None,
@@ -892,8 +1072,12 @@ impl<'s> Extractor<'s> {
             "identifier" => Ex::Name(self.text(node).to_string()),
             "attribute" => {
                 let object = node.child_by_field_name("object");
-                let attr = node.child_by_field_name("attribute").map(|a| self.text(a).to_string());
-                let (Some(object), Some(attr)) = (object, attr) else { return Ex::Unknown };
+                let attr = node
+                    .child_by_field_name("attribute")
+                    .map(|a| self.text(a).to_string());
+                let (Some(object), Some(attr)) = (object, attr) else {
+                    return Ex::Unknown;
+                };
                 match self.expr(object, cx) {
                     Ex::Name(n) => Ex::Path(vec![n, attr]),
                     Ex::Path(mut p) => {
@@ -924,7 +1108,10 @@ impl<'s> Extractor<'s> {
             "lambda" => self.lambda(node, cx),
             "dictionary" => self.dictionary(node, cx),
             "list" | "tuple" | "expression_list" => {
-                let items: Vec<Ex> = named_children(node).into_iter().map(|c| self.expr(c, cx)).collect();
+                let items: Vec<Ex> = named_children(node)
+                    .into_iter()
+                    .map(|c| self.expr(c, cx))
+                    .collect();
                 for (c, item) in named_children(node).into_iter().zip(&items) {
                     self.reference_if_name(c, item, cx);
                 }
@@ -938,8 +1125,13 @@ impl<'s> Extractor<'s> {
                 Ex::Literal(LiteralType::Set)
             }
             "subscript" => {
-                let value = node.child_by_field_name("value").map(|v| self.expr(v, cx)).unwrap_or(Ex::Unknown);
-                let subs = node.children_by_field_name("subscript", &mut node.walk()).collect::<Vec<_>>();
+                let value = node
+                    .child_by_field_name("value")
+                    .map(|v| self.expr(v, cx))
+                    .unwrap_or(Ex::Unknown);
+                let subs = node
+                    .children_by_field_name("subscript", &mut node.walk())
+                    .collect::<Vec<_>>();
                 let mut key = None;
                 for s in &subs {
                     key = self.literal_key(*s);
@@ -966,7 +1158,10 @@ impl<'s> Extractor<'s> {
                 }
                 value.unwrap_or(Ex::Unknown)
             }
-            "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
+            "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression" => {
                 self.comprehension(node, cx);
                 Ex::Unknown
             }
@@ -1032,7 +1227,10 @@ impl<'s> Extractor<'s> {
 
     fn comprehension(&mut self, node: Node, cx: &Ctx) {
         let scope = self.new_scope(ScopeKind::Block, cx.scope, None);
-        let inner = Ctx { scope, ..cx.clone() };
+        let inner = Ctx {
+            scope,
+            ..cx.clone()
+        };
         // The first iterable is evaluated in the enclosing scope; the rest inside.
         let mut first = true;
         let mut deferred = Vec::new();
@@ -1081,7 +1279,11 @@ impl<'s> Extractor<'s> {
         });
         let scope = self.new_scope(ScopeKind::Lambda, cx.scope, Some(idx));
         self.facts.decls[idx as usize].body = Some(scope);
-        let inner = Ctx { scope, caller: Some(idx), ..cx.clone() };
+        let inner = Ctx {
+            scope,
+            caller: Some(idx),
+            ..cx.clone()
+        };
         if let Some(p) = node.child_by_field_name("parameters") {
             let params = self.parameters(p, &inner, cx);
             self.facts.decls[idx as usize].params = params;
@@ -1096,24 +1298,40 @@ impl<'s> Extractor<'s> {
     }
 
     fn call(&mut self, node: Node, cx: &Ctx) -> Ex {
-        let Some(function) = node.child_by_field_name("function") else { return Ex::Unknown };
+        let Some(function) = node.child_by_field_name("function") else {
+            return Ex::Unknown;
+        };
         let fx = self.expr(function, cx);
         let (callee, name_node) = match (&fx, function.kind()) {
             (Ex::Name(n), _) => (Callee::Name(n.clone()), function),
             (Ex::Path(p), _) => {
                 let mut p = p.clone();
                 let name = p.pop().unwrap_or_default();
-                (Callee::Member { receiver: Receiver::Path(p), name }, attr_name_node(function))
+                (
+                    Callee::Member {
+                        receiver: Receiver::Path(p),
+                        name,
+                    },
+                    attr_name_node(function),
+                )
             }
             (Ex::CallThen(c, p), _) => {
                 let mut p = p.clone();
                 let name = p.pop().unwrap_or_default();
-                let receiver = if p.is_empty() { Receiver::Call(*c) } else { Receiver::CallThen { call: *c, path: p } };
+                let receiver = if p.is_empty() {
+                    Receiver::Call(*c)
+                } else {
+                    Receiver::CallThen { call: *c, path: p }
+                };
                 (Callee::Member { receiver, name }, attr_name_node(function))
             }
-            (Ex::Subscript(base, key), _) => {
-                (Callee::Subscript { base: receiver_of(base), key: Some(key.clone()) }, function)
-            }
+            (Ex::Subscript(base, key), _) => (
+                Callee::Subscript {
+                    base: receiver_of(base),
+                    key: Some(key.clone()),
+                },
+                function,
+            ),
             (_, "subscript") => {
                 // `d[k]()` with a computed key: named by the table, never resolved.
                 let base = function.child_by_field_name("value");
@@ -1121,13 +1339,24 @@ impl<'s> Extractor<'s> {
                     Some(b) => Receiver::Path(vec![self.text(b).to_string()]),
                     None => Receiver::Unknown,
                 };
-                (Callee::Subscript { base: receiver, key: None }, function)
+                (
+                    Callee::Subscript {
+                        base: receiver,
+                        key: None,
+                    },
+                    function,
+                )
             }
             (_, "attribute") => {
                 // `(expr).m()` / `super().m()` / `"x".join()`
                 let object = function.child_by_field_name("object");
-                let name = function.child_by_field_name("attribute").map(|a| self.text(a).to_string()).unwrap_or_default();
-                let receiver = object.map(|o| self.receiver_for_object(o)).unwrap_or(Receiver::Unknown);
+                let name = function
+                    .child_by_field_name("attribute")
+                    .map(|a| self.text(a).to_string())
+                    .unwrap_or_default();
+                let receiver = object
+                    .map(|o| self.receiver_for_object(o))
+                    .unwrap_or(Receiver::Unknown);
                 (Callee::Member { receiver, name }, attr_name_node(function))
             }
             _ => (Callee::Dynamic, function),
@@ -1211,14 +1440,28 @@ impl<'s> Extractor<'s> {
             Ex::Path(p) if p.len() >= 2 => {
                 let mut p = p.clone();
                 let name = p.pop().unwrap_or_default();
-                Callee::Member { receiver: Receiver::Path(p), name }
+                Callee::Member {
+                    receiver: Receiver::Path(p),
+                    name,
+                }
             }
             _ => return,
         };
-        let name_node = if node.kind() == "attribute" { attr_name_node(node) } else { node };
+        let name_node = if node.kind() == "attribute" {
+            attr_name_node(node)
+        } else {
+            node
+        };
         let (line, column) = pos(name_node);
         let wrote = self.wrote(node);
-        self.facts.refs.push(ValueRef { line, column, caller: cx.caller, scope: cx.scope, target, wrote });
+        self.facts.refs.push(ValueRef {
+            line,
+            column,
+            caller: cx.caller,
+            scope: cx.scope,
+            target,
+            wrote,
+        });
     }
 }
 
@@ -1230,12 +1473,16 @@ impl Ctx {
 }
 
 fn attr_name_node(attribute: Node) -> Node {
-    attribute.child_by_field_name("attribute").unwrap_or(attribute)
+    attribute
+        .child_by_field_name("attribute")
+        .unwrap_or(attribute)
 }
 
 fn named_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
-    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+    node.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
 }
 
 /// The element nodes of a sequence expression (a tuple, list or bare `a, b`).
@@ -1290,7 +1537,10 @@ fn receiver_of(ex: &Ex) -> Receiver {
         Ex::Name(n) => Receiver::Path(vec![n.clone()]),
         Ex::Path(p) => Receiver::Path(p.clone()),
         Ex::Call(c) => Receiver::Call(*c),
-        Ex::CallThen(c, p) => Receiver::CallThen { call: *c, path: p.clone() },
+        Ex::CallThen(c, p) => Receiver::CallThen {
+            call: *c,
+            path: p.clone(),
+        },
         Ex::Super => Receiver::Super,
         Ex::Literal(l) => Receiver::Literal(*l),
         _ => Receiver::Unknown,
@@ -1304,9 +1554,17 @@ fn value_of(ex: &Ex) -> ValueExpr {
         Ex::Call(c) => ValueExpr::CallResult(*c),
         Ex::Lambda(d) => ValueExpr::Lambda(*d),
         Ex::Literal(l) => ValueExpr::Literal(*l),
-        Ex::Dict(entries) => ValueExpr::Dict(entries.iter().map(|(k, v)| (k.clone(), value_of(v))).collect()),
+        Ex::Dict(entries) => ValueExpr::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), value_of(v)))
+                .collect(),
+        ),
         Ex::Seq(items) => ValueExpr::Sequence(items.iter().map(value_of).collect()),
-        Ex::Subscript(base, key) => ValueExpr::Subscript { base: Box::new(value_of(base)), key: key.clone() },
+        Ex::Subscript(base, key) => ValueExpr::Subscript {
+            base: Box::new(value_of(base)),
+            key: key.clone(),
+        },
         Ex::CallThen(..) | Ex::Super | Ex::Unknown => ValueExpr::Unknown,
     }
 }
@@ -1327,15 +1585,21 @@ fn arg_shape(ex: &Ex) -> ArgShape {
 /// `click.core` when `src/click/__init__.py` exists), then the root-relative name
 /// when it differs (namespace packages).
 pub fn assign_module_names(facts: &mut [FileFacts]) {
-    let paths: std::collections::HashSet<String> =
-        facts.iter().filter(|f| f.language == Language::Python).map(|f| f.path.clone()).collect();
+    let paths: std::collections::HashSet<String> = facts
+        .iter()
+        .filter(|f| f.language == Language::Python)
+        .map(|f| f.path.clone())
+        .collect();
     for f in facts.iter_mut().filter(|f| f.language == Language::Python) {
         f.module = module_names(&f.path, &paths);
     }
 }
 
 fn module_names(path: &str, paths: &std::collections::HashSet<String>) -> Vec<String> {
-    let stem = path.strip_suffix(".py").or_else(|| path.strip_suffix(".pyi")).unwrap_or(path);
+    let stem = path
+        .strip_suffix(".py")
+        .or_else(|| path.strip_suffix(".pyi"))
+        .unwrap_or(path);
     let mut parts: Vec<&str> = stem.split('/').collect();
     if parts.last() == Some(&"__init__") {
         parts.pop();

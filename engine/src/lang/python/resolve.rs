@@ -6,7 +6,9 @@ use crate::index::{Eid, TreeIndex};
 use crate::lang::python::eval::{At, Found, Miss, Py, Res};
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::overload::by_arity;
-use crate::resolve::{Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Results, Rule, Target, Val};
+use crate::resolve::{
+    Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Results, Rule, Target, Val,
+};
 
 pub struct PythonResolver;
 
@@ -14,20 +16,54 @@ pub static PYTHON: PythonResolver = PythonResolver;
 
 /// The order in which Python call sites meet the rules.
 static RULES: &[Rule] = &[
-    Rule { name: "dynamic_callee", run: dynamic_callee },
-    Rule { name: "dispatch_table", run: dispatch_table },
-    Rule { name: "lexical", run: lexical },
-    Rule { name: "import", run: import },
-    Rule { name: "value_flow", run: value_flow },
-    Rule { name: "parameter_filled_by_callers", run: parameter_filled_by_callers },
-    Rule { name: "builtin", run: builtin },
-    Rule { name: "super_call", run: super_call },
-    Rule { name: "receiver_member", run: receiver_member },
-    Rule { name: "nothing_declares_it", run: nothing_declares_it },
+    Rule {
+        name: "dynamic_callee",
+        run: dynamic_callee,
+    },
+    Rule {
+        name: "dispatch_table",
+        run: dispatch_table,
+    },
+    Rule {
+        name: "lexical",
+        run: lexical,
+    },
+    Rule {
+        name: "import",
+        run: import,
+    },
+    Rule {
+        name: "value_flow",
+        run: value_flow,
+    },
+    Rule {
+        name: "parameter_filled_by_callers",
+        run: parameter_filled_by_callers,
+    },
+    Rule {
+        name: "builtin",
+        run: builtin,
+    },
+    Rule {
+        name: "super_call",
+        run: super_call,
+    },
+    Rule {
+        name: "receiver_member",
+        run: receiver_member,
+    },
+    Rule {
+        name: "nothing_declares_it",
+        run: nothing_declares_it,
+    },
 ];
 
 fn at(file: u32, call: &Call) -> At {
-    At { file, scope: call.scope, line: call.line }
+    At {
+        file,
+        scope: call.scope,
+        line: call.line,
+    }
 }
 
 /// `(f or g)()`, `f()()`: nothing names the callee.
@@ -40,9 +76,15 @@ fn dynamic_callee(_cx: &Cx, _file: u32, call: &Call) -> Decision {
 
 /// `d["k"]()` / `a[0]()` on a literal table, read at the nearest write.
 fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
-    let Callee::Subscript { base, key } = &call.callee else { return Decision::Pass };
-    let (Receiver::Path(p), Some(key)) = (base, key) else { return Decision::Refuse(Reason::DynamicCallee) };
-    let [name] = p.as_slice() else { return Decision::Refuse(Reason::DynamicCallee) };
+    let Callee::Subscript { base, key } = &call.callee else {
+        return Decision::Pass;
+    };
+    let (Receiver::Path(p), Some(key)) = (base, key) else {
+        return Decision::Refuse(Reason::DynamicCallee);
+    };
+    let [name] = p.as_slice() else {
+        return Decision::Refuse(Reason::DynamicCallee);
+    };
     let py = Py::new(cx);
     match py.table_entry(at(file, call), &ValueExpr::Name(name.clone()), key, 0) {
         Ok(e) => place_value(cx, e, Family::ValueFlow),
@@ -52,7 +94,9 @@ fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
 
 /// The binding a bare callee name reads, when there is one.
 fn bare_binding<'a>(cx: &'a Cx, file: u32, call: &Call) -> Option<Found<'a>> {
-    let Callee::Name(name) = &call.callee else { return None };
+    let Callee::Name(name) = &call.callee else {
+        return None;
+    };
     Some(Py::new(cx).lookup(at(file, call), name, 0))
 }
 
@@ -61,7 +105,15 @@ fn lexical(cx: &Cx, file: u32, call: &Call) -> Decision {
     match bare_binding(cx, file, call) {
         Some(Found::Binding(b, scope)) if matches!(b.value, BindingValue::Decl(_)) => {
             let py = Py::new(cx);
-            let res = py.binding(At { file, scope, line: b.line }, b, 0);
+            let res = py.binding(
+                At {
+                    file,
+                    scope,
+                    line: b.line,
+                },
+                b,
+                0,
+            );
             decide(cx, res, Family::Lexical, Reason::LocalValue)
         }
         _ => Decision::Pass,
@@ -73,7 +125,15 @@ fn import(cx: &Cx, file: u32, call: &Call) -> Decision {
     match bare_binding(cx, file, call) {
         Some(Found::Binding(b, scope)) if matches!(b.value, BindingValue::Import(_)) => {
             let py = Py::new(cx);
-            let res = py.binding(At { file, scope, line: b.line }, b, 0);
+            let res = py.binding(
+                At {
+                    file,
+                    scope,
+                    line: b.line,
+                },
+                b,
+                0,
+            );
             decide(cx, res, Family::Import, Reason::NoDeclaration)
         }
         Some(Found::Star(e)) => place_value(cx, e, Family::Import),
@@ -87,7 +147,15 @@ fn value_flow(cx: &Cx, file: u32, call: &Call) -> Decision {
     match bare_binding(cx, file, call) {
         Some(Found::Binding(b, scope)) => match &b.value {
             BindingValue::Value(_) | BindingValue::Typed { .. } => {
-                let res = Py::new(cx).binding(At { file, scope, line: b.line }, b, 0);
+                let res = Py::new(cx).binding(
+                    At {
+                        file,
+                        scope,
+                        line: b.line,
+                    },
+                    b,
+                    0,
+                );
                 decide(cx, res, Family::ValueFlow, Reason::LocalValue)
             }
             BindingValue::Opaque => Decision::Refuse(Reason::LocalValue),
@@ -103,14 +171,28 @@ fn value_flow(cx: &Cx, file: u32, call: &Call) -> Decision {
 /// function; two callers with two functions (or a caller passing something
 /// unknown) refuse.
 fn parameter_filled_by_callers(cx: &Cx, file: u32, call: &Call) -> Decision {
-    let Some(Found::Binding(b, scope)) = bare_binding(cx, file, call) else { return Decision::Pass };
-    let BindingValue::Param { index, ty } = &b.value else { return Decision::Pass };
+    let Some(Found::Binding(b, scope)) = bare_binding(cx, file, call) else {
+        return Decision::Pass;
+    };
+    let BindingValue::Param { index, ty } = &b.value else {
+        return Decision::Pass;
+    };
     if ty.is_some() {
-        let res = Py::new(cx).binding(At { file, scope, line: b.line }, b, 0);
+        let res = Py::new(cx).binding(
+            At {
+                file,
+                scope,
+                line: b.line,
+            },
+            b,
+            0,
+        );
         return decide(cx, res, Family::WrittenType, Reason::ParameterValue);
     }
     let facts = cx.index.file(file);
-    let Some(owner) = facts.scopes[scope as usize].owner else { return Decision::Refuse(Reason::ParameterValue) };
+    let Some(owner) = facts.scopes[scope as usize].owner else {
+        return Decision::Refuse(Reason::ParameterValue);
+    };
     let function = Eid { file, decl: owner };
     match the_function_every_caller_passes(cx, function, *index) {
         Some(f) => Decision::Place(Placement::in_tree(vec![f], Family::ValueFlow)),
@@ -128,7 +210,9 @@ fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Optio
         if c.has_splat || c.keyword_args > 0 {
             return None;
         }
-        let bound = decl.kind == DeclKind::Method && !decl.is_static && matches!(c.callee, Callee::Member { .. });
+        let bound = decl.kind == DeclKind::Method
+            && !decl.is_static
+            && matches!(c.callee, Callee::Member { .. });
         let position = if bound { index.checked_sub(1)? } else { index };
         let e = match c.args.get(position as usize)? {
             ArgShape::Name(n) => py.name(at(cf, c), n, 0).ok()?,
@@ -148,8 +232,14 @@ fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Optio
 fn builtin(_cx: &Cx, _file: u32, call: &Call) -> Decision {
     match bare_binding(_cx, _file, call) {
         Some(Found::Builtin) => {
-            let Callee::Name(n) = &call.callee else { return Decision::Pass };
-            Decision::Place(Placement::outside(OutsideKind::Builtin, n.clone(), Family::Builtin))
+            let Callee::Name(n) = &call.callee else {
+                return Decision::Pass;
+            };
+            Decision::Place(Placement::outside(
+                OutsideKind::Builtin,
+                n.clone(),
+                Family::Builtin,
+            ))
         }
         Some(Found::Unbound) => Decision::Refuse(Reason::NoDeclaration),
         _ => Decision::Pass,
@@ -158,10 +248,22 @@ fn builtin(_cx: &Cx, _file: u32, call: &Call) -> Decision {
 
 /// `super().m()`: m on the bases of the caller's class, in C3 order after it.
 fn super_call(cx: &Cx, file: u32, call: &Call) -> Decision {
-    let Callee::Member { receiver: Receiver::Super, name } = &call.callee else { return Decision::Pass };
+    let Callee::Member {
+        receiver: Receiver::Super,
+        name,
+    } = &call.callee
+    else {
+        return Decision::Pass;
+    };
     let py = Py::new(cx);
-    let Some(class) = py.enclosing_class(at(file, call)) else { return Decision::Refuse(Reason::ReceiverTypeUnknown) };
-    let order = cx.hierarchy.order(class).map(<[Eid]>::to_vec).unwrap_or_default();
+    let Some(class) = py.enclosing_class(at(file, call)) else {
+        return Decision::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    let order = cx
+        .hierarchy
+        .order(class)
+        .map(<[Eid]>::to_vec)
+        .unwrap_or_default();
     for &t in order.iter().skip(1) {
         let found = cx.index.members(t, name);
         if !found.is_empty() {
@@ -173,7 +275,9 @@ fn super_call(cx: &Cx, file: u32, call: &Call) -> Decision {
 
 /// `recv.m()`: what the receiver holds, then its member.
 fn receiver_member(cx: &Cx, file: u32, call: &Call) -> Decision {
-    let Callee::Member { receiver, name } = &call.callee else { return Decision::Pass };
+    let Callee::Member { receiver, name } = &call.callee else {
+        return Decision::Pass;
+    };
     let py = Py::new(cx);
     let base = match receiver_value(cx, &py, file, call, receiver) {
         Ok(b) => b,
@@ -201,20 +305,35 @@ fn receiver_value(cx: &Cx, py: &Py, file: u32, call: &Call, receiver: &Receiver)
             }
             Ok(cur)
         }
-        Receiver::Literal(l) => Ok(Eval::new(Val::ForeignInstance(l.type_name(false).to_string()), Family::ForeignType)),
+        Receiver::Literal(l) => Ok(Eval::new(
+            Val::ForeignInstance(l.type_name(false).to_string()),
+            Family::ForeignType,
+        )),
         _ => Err(Miss::Unknown),
     }
 }
 
 /// `x.m()` where neither x nor m is declared or bound anywhere in the tree.
 fn nothing_declares_it(cx: &Cx, _file: u32, call: &Call) -> Decision {
-    let Callee::Member { receiver: Receiver::Path(p), name } = &call.callee else { return Decision::Refuse(Reason::ReceiverTypeUnknown) };
-    let Some(first) = p.first() else { return Decision::Refuse(Reason::ReceiverTypeUnknown) };
+    let Callee::Member {
+        receiver: Receiver::Path(p),
+        name,
+    } = &call.callee
+    else {
+        return Decision::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    let Some(first) = p.first() else {
+        return Decision::Refuse(Reason::ReceiverTypeUnknown);
+    };
     if cx.index.declares_name(first) || cx.index.declares_name(name) {
         return Decision::Refuse(Reason::ReceiverTypeUnknown);
     }
     let symbol = format!("{}.{}", p.join("."), name);
-    Decision::Place(Placement::outside(OutsideKind::Undeclared, symbol, Family::NothingDeclaresIt))
+    Decision::Place(Placement::outside(
+        OutsideKind::Undeclared,
+        symbol,
+        Family::NothingDeclaresIt,
+    ))
 }
 
 /// Turn an evaluation into a decision: place what it names, or refuse with the
@@ -222,7 +341,11 @@ fn nothing_declares_it(cx: &Cx, _file: u32, call: &Call) -> Decision {
 fn decide(cx: &Cx, res: Res, family: Family, unknown: Reason) -> Decision {
     match res {
         Ok(e) => {
-            let fam = if e.family == Family::Lexical { family } else { e.family };
+            let fam = if e.family == Family::Lexical {
+                family
+            } else {
+                e.family
+            };
             place_value(cx, e, fam)
         }
         Err(Miss::Parameter) => Decision::Refuse(Reason::ParameterValue),
@@ -240,12 +363,23 @@ fn decide(cx: &Cx, res: Res, family: Family, unknown: Reason) -> Decision {
 fn place_value(cx: &Cx, e: Eval, family: Family) -> Decision {
     match e.val {
         Val::Entity(c) if cx.index.decl(c).kind.is_type() => construction(cx, c),
-        Val::Entity(f) => Decision::Place(Placement::in_tree(vec![f], in_tree_family(family, e.family))),
-        Val::Entities(fs) => Decision::Place(Placement::in_tree(fs, in_tree_family(family, e.family))),
-        Val::Outside { kind, symbol } => Decision::Place(Placement::outside(kind, symbol, outside_family(e.family, kind))),
-        Val::ForeignInstance(t) => {
-            Decision::Place(Placement::outside(OutsideKind::ForeignType, format!("{t}.__call__"), Family::ForeignType))
+        Val::Entity(f) => Decision::Place(Placement::in_tree(
+            vec![f],
+            in_tree_family(family, e.family),
+        )),
+        Val::Entities(fs) => {
+            Decision::Place(Placement::in_tree(fs, in_tree_family(family, e.family)))
         }
+        Val::Outside { kind, symbol } => Decision::Place(Placement::outside(
+            kind,
+            symbol,
+            outside_family(e.family, kind),
+        )),
+        Val::ForeignInstance(t) => Decision::Place(Placement::outside(
+            OutsideKind::ForeignType,
+            format!("{t}.__call__"),
+            Family::ForeignType,
+        )),
         Val::Instance(c) => {
             // Calling an instance calls its class's `__call__`.
             let py = Py::new(cx);
@@ -281,7 +415,11 @@ fn outside_family(evidence: Family, kind: OutsideKind) -> Family {
 /// `C()` reaches C's `__init__` (its own, or the first in C3 order), or the class
 /// itself where the tree declares none.
 fn construction(cx: &Cx, class: Eid) -> Decision {
-    let order = cx.hierarchy.order(class).map(<[Eid]>::to_vec).unwrap_or_else(|| vec![class]);
+    let order = cx
+        .hierarchy
+        .order(class)
+        .map(<[Eid]>::to_vec)
+        .unwrap_or_else(|| vec![class]);
     for &t in &order {
         let init = cx.index.members(t, "__init__");
         if !init.is_empty() {
@@ -297,7 +435,9 @@ fn self_receiver(cx: &Cx, py: &Py, file: u32, call: &Call, target: Eid) -> Optio
     let decl = cx.index.decl(target);
     let self_like = decl.returns.as_ref().is_some_and(|t| t.is_self)
         || matches!(decl.returns_value, Some(ReturnValue::SelfValue));
-    let Callee::Member { receiver, .. } = &call.callee else { return None };
+    let Callee::Member { receiver, .. } = &call.callee else {
+        return None;
+    };
     if !self_like {
         return None;
     }
@@ -320,7 +460,11 @@ impl LanguageResolver for PythonResolver {
         let py = Py::new(cx);
         if p.family() == Family::Construction {
             let decl = cx.index.decl(target);
-            let class = if decl.kind.is_type() { target } else { cx.index.enclosing_type(target)? };
+            let class = if decl.kind.is_type() {
+                target
+            } else {
+                cx.index.enclosing_type(target)?
+            };
             return Some(Eval::new(Val::Instance(class), Family::WrittenType));
         }
         py.returned(target, self_receiver(cx, &py, file, call, target), 0)
@@ -328,10 +472,17 @@ impl LanguageResolver for PythonResolver {
 
     fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
         let py = Py::new(cx);
-        let here = At { file, scope: r.scope, line: r.line };
+        let here = At {
+            file,
+            scope: r.scope,
+            line: r.line,
+        };
         let e = match &r.target {
             Callee::Name(n) => py.name(here, n, 0).ok()?,
-            Callee::Member { receiver: Receiver::Path(p), name } => {
+            Callee::Member {
+                receiver: Receiver::Path(p),
+                name,
+            } => {
                 let base = py.path(here, p, 0).ok()?;
                 py.attribute(&base, name, 0).ok()?
             }
@@ -341,17 +492,29 @@ impl LanguageResolver for PythonResolver {
         if !cx.index.decl(f).kind.is_callable() {
             return None;
         }
-        let family = if e.family.places_outside() { Family::ValueFlow } else { e.family };
+        let family = if e.family.places_outside() {
+            Family::ValueFlow
+        } else {
+            e.family
+        };
         Some(Placement::in_tree(vec![f], family))
     }
 
     fn bases(&self, index: &TreeIndex, ty: Eid) -> (Vec<Eid>, bool) {
         let hierarchy = Hierarchy::default();
         let results = Results::default();
-        let cx = Cx { index, hierarchy: &hierarchy, results: &results };
+        let cx = Cx {
+            index,
+            hierarchy: &hierarchy,
+            results: &results,
+        };
         let py = Py::new(&cx);
         let decl = index.decl(ty);
-        let at = At { file: ty.file, scope: decl.scope, line: decl.line };
+        let at = At {
+            file: ty.file,
+            scope: decl.scope,
+            line: decl.line,
+        };
         let mut out = Vec::new();
         let mut unknown = false;
         for base in &decl.bases {
