@@ -157,11 +157,26 @@ pub struct Results {
 
 impl Results {
     pub fn get(&self, file: u32, call: CallIdx) -> Option<&Eval> {
+        READ_RESULTS.with(|r| r.set(true));
         self.per_file
             .get(file as usize)
             .and_then(|f| f.get(call as usize))
             .and_then(Option::as_ref)
     }
+}
+
+impl Results {
+    /// The call sites the previous round placed on `target`.
+    pub fn callers_of(&self, target: Eid) -> &[(u32, CallIdx)] {
+        READ_RESULTS.with(|r| r.set(true));
+        self.callers.get(&target).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+thread_local! {
+    /// Set when a rule reads the previous round's results: only such calls can
+    /// change in a later chain round, so only they are resolved again.
+    static READ_RESULTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Everything a rule may read.
@@ -261,32 +276,46 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
         per_file: files.iter().map(|f| vec![None; f.calls.len()]).collect(),
         callers: Default::default(),
     };
-    let mut calls: Vec<Vec<Resolution>> = Vec::new();
-    for _round in 0..=CHAIN_ROUNDS {
+    let mut previous: Option<Vec<FileRound>> = None;
+    for round in 0..=CHAIN_ROUNDS {
         let cx = Cx {
             index,
             hierarchy,
             results: &results,
         };
-        let round: Vec<(Vec<Resolution>, Vec<Option<Eval>>)> = (0..files.len() as u32)
+        let done: Vec<FileRound> = (0..files.len() as u32)
             .into_par_iter()
-            .map(|fi| resolve_file(&cx, fi))
+            .map(|fi| resolve_file(&cx, fi, previous.as_ref().map(|p| &p[fi as usize])))
             .collect();
-        let (new_calls, new_results): (Vec<_>, Vec<_>) = round.into_iter().unzip();
+        let mut done = done;
+        let new_results: Vec<Vec<Option<Eval>>> = done
+            .iter_mut()
+            .map(|f| std::mem::take(&mut f.evals))
+            .collect();
+        let new_calls: Vec<Vec<Resolution>> = done.iter().map(|f| f.resolutions.clone()).collect();
         let callers = callers_by_target(&new_calls);
         if std::env::var_os("CALLGRAPH_TIMINGS").is_some() {
-            eprintln!("timing chain round {_round}");
+            let redone: usize = done
+                .iter()
+                .map(|f| f.dependent.iter().filter(|d| **d).count())
+                .sum();
+            eprintln!("timing chain round {round}: {redone} calls read the previous round");
         }
         let changed = new_results != results.per_file || callers != results.callers;
-        calls = new_calls;
         results = Results {
             per_file: new_results,
             callers,
         };
+        previous = Some(done);
         if !changed {
             break;
         }
     }
+    let calls: Vec<Vec<Resolution>> = previous
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| f.resolutions)
+        .collect();
     let cx = Cx {
         index,
         hierarchy,
@@ -335,21 +364,43 @@ fn callers_by_target(
     out
 }
 
-fn resolve_file(cx: &Cx, fi: u32) -> (Vec<Resolution>, Vec<Option<Eval>>) {
+/// One file's answers in one round, and which calls read the previous round.
+struct FileRound {
+    resolutions: Vec<Resolution>,
+    evals: Vec<Option<Eval>>,
+    dependent: Vec<bool>,
+}
+
+/// Resolve a file's calls; in later rounds only the calls that read the previous
+/// round's results are run again, the others keep their answer.
+fn resolve_file(cx: &Cx, fi: u32, previous: Option<&FileRound>) -> FileRound {
     let file = cx.index.file(fi);
     let resolver = resolver_for(file.language);
-    let mut resolutions = Vec::with_capacity(file.calls.len());
-    let mut evals = Vec::with_capacity(file.calls.len());
-    for call in &file.calls {
+    let n = file.calls.len();
+    let mut out = FileRound {
+        resolutions: Vec::with_capacity(n),
+        evals: Vec::with_capacity(n),
+        dependent: Vec::with_capacity(n),
+    };
+    for (ci, call) in file.calls.iter().enumerate() {
+        if let Some(p) = previous.filter(|p| !p.dependent[ci]) {
+            // Its value is last round's, read without marking the call dependent.
+            out.resolutions.push(p.resolutions[ci].clone());
+            out.evals.push(cx.results.per_file[fi as usize][ci].clone());
+            out.dependent.push(false);
+            continue;
+        }
+        READ_RESULTS.with(|r| r.set(false));
         let resolution = run_rules(cx, fi, call, None);
         let eval = match &resolution {
             Resolution::Placed(p) => resolver.call_result(cx, fi, call, p),
             _ => None,
         };
-        resolutions.push(resolution);
-        evals.push(eval);
+        out.dependent.push(READ_RESULTS.with(|r| r.get()));
+        out.resolutions.push(resolution);
+        out.evals.push(eval);
     }
-    (resolutions, evals)
+    out
 }
 
 /// Find a member by name in a type and its bases, in the language's lookup order.

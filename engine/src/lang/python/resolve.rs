@@ -201,7 +201,7 @@ fn parameter_filled_by_callers(cx: &Cx, file: u32, call: &Call) -> Decision {
 }
 
 fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Option<Eid> {
-    let callers = cx.results.callers.get(&function)?;
+    let callers = cx.results.callers_of(function);
     let decl = cx.index.decl(function);
     let py = Py::new(cx);
     let mut agreed: Option<Eid> = None;

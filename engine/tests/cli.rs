@@ -1,0 +1,83 @@
+//! The `callgraph` binary: explain's rule trail, languages, exit codes.
+
+use std::process::Command;
+
+fn callgraph() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_callgraph"))
+}
+
+#[test]
+fn explain_prints_every_rule_in_order_and_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "def f():\n    pass\n\n\nh = f\nh()\n",
+    )
+    .unwrap();
+    let out = callgraph()
+        .arg("explain")
+        .arg(dir.path())
+        .arg("m.py:6")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lexical = text.find("lexical").expect("lexical rule listed");
+    let value_flow = text.find("value_flow ").expect("value_flow rule listed");
+    assert!(lexical < value_flow, "rules in order:\n{text}");
+    assert!(text.contains("placed: m.py::f [value_flow]"), "{text}");
+    assert!(
+        text.contains("=> placed: m.py::f [value_flow] at m.py:1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn languages_lists_extensions_and_families() {
+    let out = callgraph().arg("languages").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("python") && text.contains(".py") && text.contains("lexical"),
+        "{text}"
+    );
+    assert!(text.contains("java") && text.contains(".java"), "{text}");
+}
+
+#[test]
+fn exit_codes_follow_the_design() {
+    let bad_root = callgraph()
+        .args(["analyze", "/no/such/dir"])
+        .output()
+        .unwrap();
+    assert_eq!(bad_root.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_root.stderr).contains("invalid_root"));
+    let bad_flag = callgraph()
+        .args(["analyze", "--no-such-flag"])
+        .output()
+        .unwrap();
+    assert_eq!(bad_flag.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        std::fs::write(dir.path().join(format!("m{i}.py")), "pass\n").unwrap();
+    }
+    let too_many = callgraph()
+        .arg("analyze")
+        .arg(dir.path())
+        .args(["--max-files", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(too_many.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&too_many.stderr).contains("workload_too_large"));
+    let out_file = dir.path().join("r.json");
+    let ok = callgraph()
+        .arg("analyze")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(0));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out_file).unwrap()).unwrap();
+    assert_eq!(report["schema"], "callgraph-report/1");
+}
