@@ -136,6 +136,9 @@ pub fn build(
     let mut references = Vec::new();
     for (fi, file) in facts.iter().enumerate() {
         for (call, resolution) in file.calls.iter().zip(&resolved.calls[fi]) {
+            if is_unseen_implicit_call(call, resolution) {
+                continue;
+            }
             calls.push(call_entry(index, fi as u32, call, resolution));
         }
         for (r, placement) in file.refs.iter().zip(&resolved.refs[fi]) {
@@ -178,6 +181,15 @@ pub fn build(
         references,
         summary,
     }
+}
+
+/// Calls no source text writes (a `for` loop's `__iter__`/`__next__`) are reported
+/// only where they reach a declaration of the tree: on a list or an unknown
+/// receiver they would be sites no oracle lists and no reader asked for.
+fn is_unseen_implicit_call(call: &Call, resolution: &Resolution) -> bool {
+    let implicit = matches!(call.kind, crate::facts::CallKind::Iter | crate::facts::CallKind::Next);
+    let in_tree = matches!(resolution, Resolution::Placed(p) if matches!(p.target(), Target::InTree(_)));
+    implicit && !in_tree
 }
 
 fn entity(index: &TreeIndex, eid: Eid) -> Entity {
