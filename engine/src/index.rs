@@ -164,7 +164,9 @@ impl<'a> TreeIndex<'a> {
     /// Whether some file declares `name` at its top level (where a bare name, a
     /// star import or a module attribute can see it; methods cannot).
     pub fn declares_top_level(&self, name: &str) -> bool {
-        self.by_name(name).iter().any(|&e| self.decl(e).parent.is_none())
+        self.by_name(name)
+            .iter()
+            .any(|&e| self.decl(e).parent.is_none())
     }
 
     pub fn python_module(&self, dotted: &str) -> &[u32] {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::discover::Skipped;
-use crate::facts::{Call, Callee, FileFacts, ValueRef};
+use crate::facts::{Call, Callee, ValueRef};
 use crate::index::{Eid, TreeIndex};
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::{Placement, Resolution, Resolved, Target};
@@ -187,8 +187,12 @@ pub fn build(
 /// only where they reach a declaration of the tree: on a list or an unknown
 /// receiver they would be sites no oracle lists and no reader asked for.
 fn is_unseen_implicit_call(call: &Call, resolution: &Resolution) -> bool {
-    let implicit = matches!(call.kind, crate::facts::CallKind::Iter | crate::facts::CallKind::Next);
-    let in_tree = matches!(resolution, Resolution::Placed(p) if matches!(p.target(), Target::InTree(_)));
+    let implicit = matches!(
+        call.kind,
+        crate::facts::CallKind::Iter | crate::facts::CallKind::Next
+    );
+    let in_tree =
+        matches!(resolution, Resolution::Placed(p) if matches!(p.target(), Target::InTree(_)));
     implicit && !in_tree
 }
 
@@ -212,24 +216,15 @@ fn entity(index: &TreeIndex, eid: Eid) -> Entity {
 }
 
 fn call_entry(index: &TreeIndex, fi: u32, call: &Call, resolution: &Resolution) -> CallEntry {
-    let file: &FileFacts = index.file(fi);
-    let mut entry = CallEntry {
-        file: file.path.clone(),
-        line: call.line,
-        column: call.column,
-        caller: call
-            .caller
-            .map(|d| index.entity_id(Eid { file: fi, decl: d })),
-        wrote: call.wrote.clone(),
-        name: call.name().to_string(),
-        args: call.args.len() as u32,
-        resolution: "undetermined",
-        placed_by: None,
-        target: None,
-        declaration_line: None,
-        outside: None,
-        reason: None,
-    };
+    let mut entry = site_entry(
+        index,
+        fi,
+        (call.line, call.column),
+        call.caller,
+        &call.wrote,
+        call.name(),
+    );
+    entry.args = call.args.len() as u32;
     match resolution {
         Resolution::Placed(p) => fill_placement(index, &mut entry, p),
         Resolution::Unresolved(r) => {
@@ -242,19 +237,32 @@ fn call_entry(index: &TreeIndex, fi: u32, call: &Call, resolution: &Resolution) 
 }
 
 fn reference_entry(index: &TreeIndex, fi: u32, r: &ValueRef, p: &Placement) -> CallEntry {
-    let file = index.file(fi);
     let name = match &r.target {
-        Callee::Name(n) => n.clone(),
-        Callee::Member { name, .. } => name.clone(),
-        _ => String::new(),
+        Callee::Name(n) => n.as_str(),
+        Callee::Member { name, .. } => name.as_str(),
+        _ => "",
     };
-    let mut entry = CallEntry {
-        file: file.path.clone(),
-        line: r.line,
-        column: r.column,
-        caller: r.caller.map(|d| index.entity_id(Eid { file: fi, decl: d })),
-        wrote: r.wrote.clone(),
-        name,
+    let mut entry = site_entry(index, fi, (r.line, r.column), r.caller, &r.wrote, name);
+    fill_placement(index, &mut entry, p);
+    entry
+}
+
+/// A site with its position and caller, not yet answered.
+fn site_entry(
+    index: &TreeIndex,
+    fi: u32,
+    (line, column): (u32, u32),
+    caller: Option<crate::facts::DeclIdx>,
+    wrote: &str,
+    name: &str,
+) -> CallEntry {
+    CallEntry {
+        file: index.file(fi).path.clone(),
+        line,
+        column,
+        caller: caller.map(|d| index.entity_id(Eid { file: fi, decl: d })),
+        wrote: wrote.to_string(),
+        name: name.to_string(),
         args: 0,
         resolution: "undetermined",
         placed_by: None,
@@ -262,9 +270,7 @@ fn reference_entry(index: &TreeIndex, fi: u32, r: &ValueRef, p: &Placement) -> C
         declaration_line: None,
         outside: None,
         reason: None,
-    };
-    fill_placement(index, &mut entry, p);
-    entry
+    }
 }
 
 fn fill_placement(index: &TreeIndex, entry: &mut CallEntry, p: &Placement) {

@@ -240,14 +240,7 @@ impl<'s> Extractor<'s> {
         for child in node.named_children(&mut cursor) {
             match child.kind() {
                 "block" => self.block(child, &cx.deeper()),
-                "as_pattern" => {
-                    if let Some(v) = child.named_child(0) {
-                        self.expr(v, cx);
-                    }
-                    if let Some(alias) = child.child_by_field_name("alias") {
-                        self.bind_target(alias, None, cx, true);
-                    }
-                }
+                "as_pattern" => self.as_pattern(child, cx),
                 _ => {
                     self.expr(child, cx);
                 }
@@ -269,19 +262,23 @@ impl<'s> Extractor<'s> {
                     "with_clause" | "with_item" => {
                         stack.extend(named_children(n).into_iter().rev())
                     }
-                    "as_pattern" => {
-                        if let Some(v) = n.named_child(0) {
-                            self.expr(v, cx);
-                        }
-                        if let Some(alias) = n.child_by_field_name("alias") {
-                            self.bind_target(alias, None, cx, true);
-                        }
-                    }
+                    "as_pattern" => self.as_pattern(n, cx),
                     _ => {
                         self.expr(n, cx);
                     }
                 }
             }
+        }
+    }
+
+    /// `E as e` / `ctx() as x`: the value is visited, the alias bound to an
+    /// opaque value (what `__enter__` returns is not followed).
+    fn as_pattern(&mut self, node: Node, cx: &Ctx) {
+        if let Some(v) = node.named_child(0) {
+            self.expr(v, cx);
+        }
+        if let Some(alias) = node.child_by_field_name("alias") {
+            self.bind_target(alias, None, cx, true);
         }
     }
 
@@ -324,40 +321,52 @@ impl<'s> Extractor<'s> {
         if matches!(receiver, Receiver::Unknown | Receiver::Literal(_)) {
             return;
         }
-        let (line, column) = pos(iterable_node);
         let wrote = self.wrote(iterable_node);
-        let iter = self.push_call(Call {
-            line,
-            column,
-            caller: cx.caller,
-            scope: cx.scope,
-            callee: Callee::Member {
-                receiver,
-                name: "__iter__".into(),
-            },
-            kind: CallKind::Iter,
-            args: Vec::new(),
-            keyword_args: 0,
-            has_splat: false,
-            type_args: 0,
-            wrote: format!("{wrote}.__iter__"),
-        });
+        let iter = self.implicit_call(
+            iterable_node,
+            receiver,
+            "__iter__",
+            CallKind::Iter,
+            &wrote,
+            cx,
+        );
+        self.implicit_call(
+            iterable_node,
+            Receiver::Call(iter),
+            "__next__",
+            CallKind::Next,
+            &wrote,
+            cx,
+        );
+    }
+
+    /// A call the syntax makes without writing it, placed on `at`'s first token.
+    fn implicit_call(
+        &mut self,
+        at: Node,
+        receiver: Receiver,
+        name: &str,
+        kind: CallKind,
+        wrote: &str,
+        cx: &Ctx,
+    ) -> CallIdx {
+        let (line, column) = pos(at);
         self.push_call(Call {
             line,
             column,
             caller: cx.caller,
             scope: cx.scope,
             callee: Callee::Member {
-                receiver: Receiver::Call(iter),
-                name: "__next__".into(),
+                receiver,
+                name: name.to_string(),
             },
-            kind: CallKind::Next,
+            kind,
             args: Vec::new(),
             keyword_args: 0,
             has_splat: false,
             type_args: 0,
-            wrote: format!("{wrote}.__next__"),
-        });
+            wrote: format!("{wrote}.{name}"),
+        })
     }
 
     fn assignment(&mut self, node: Node, cx: &Ctx) {

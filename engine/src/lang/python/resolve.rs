@@ -232,10 +232,18 @@ fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Optio
 /// the tree declares that name at its top level (a module of the tree may be star-imported
 /// or patched into `builtins`; the closed list proves only an undeclared name).
 fn builtin(cx: &Cx, file: u32, call: &Call) -> Decision {
-    let Callee::Name(n) = &call.callee else { return Decision::Pass };
+    let Callee::Name(n) = &call.callee else {
+        return Decision::Pass;
+    };
     match bare_binding(cx, file, call) {
-        Some(Found::Builtin) if cx.index.declares_top_level(n) => Decision::Refuse(Reason::Ambiguous),
-        Some(Found::Builtin) => Decision::Place(Placement::outside(OutsideKind::Builtin, n.clone(), Family::Builtin)),
+        Some(Found::Builtin) if cx.index.declares_top_level(n) => {
+            Decision::Refuse(Reason::Ambiguous)
+        }
+        Some(Found::Builtin) => Decision::Place(Placement::outside(
+            OutsideKind::Builtin,
+            n.clone(),
+            Family::Builtin,
+        )),
         Some(Found::Unbound) => Decision::Refuse(Reason::NoDeclaration),
         _ => Decision::Pass,
     }
