@@ -17,7 +17,10 @@
 // Positions: 1-based lines; columns are 1-based UTF-8 byte columns of the call's own
 // name token (`b` in `a.b()`, `T` in `new a.T()`, `this`/`super` in `this(...)`).
 // A target line is the line of the declaration's name; a constructor javac generated
-// (a class that declares none) is the class's name line.
+// (a class that declares none) is the class's name line; a member javac synthesized in
+// an in-tree type (enum values()/valueOf(), record accessors) is that type's name line;
+// `new T(...) { ... }` accepts the anonymous class (at the written T) and T's constructor
+// that its super(...) binds (T itself when T is an interface or declares none).
 // stdout gets one summary line of JSON; stderr the first compile errors.
 import com.sun.source.tree.*;
 import com.sun.source.util.*;
@@ -254,9 +257,9 @@ public final class CallTruth {
 
     // ---- targets --------------------------------------------------------------------
 
-    /** What a call reaches: a target, or why it is not judged. */
+    /** What a call reaches: its acceptable targets, or why it is not judged. */
     private static final class Target {
-        String json;        // a truth target object, or null
+        String json;        // truth target objects, comma-separated, or null
         String unjudged;    // a reason, or null
 
         static Target of(String json) {
@@ -319,8 +322,8 @@ public final class CallTruth {
         }
         if (owner != null && trees.getPath(owner) != null) {
             // A member javac synthesized in an in-tree type (enum values()/valueOf(), a
-            // record accessor): no declaration of its own, so not judged.
-            return Target.unjudged("synthetic_member", typeTarget(owner).json);
+            // record accessor): the type that declares it implicitly is the declaration.
+            return typeTarget(owner);
         }
         String type = owner == null ? "?" : owner.getQualifiedName().toString();
         return Target.of(outside(ctor ? type : type + "." + e.getSimpleName()));
@@ -475,7 +478,12 @@ public final class CallTruth {
             String name = texts.get(u).substring((int) named[0], (int) (named[0] + named[1]));
             Target t;
             if (nc.getClassBody() != null && e != null && !erroneous(e)) {
-                t = anonymousTarget(nc, e);
+                // javac binds the anonymous class's own constructor, whose declaration
+                // is the class body written at this `new T`; that constructor runs T's.
+                // Either is an acceptable answer.
+                Target sup = anonymousTarget(nc, e);
+                t = sup.unjudged != null ? sup
+                        : Target.of(inTree(pos(u, named[0])) + (sup.json == null ? "" : "," + sup.json));
             } else {
                 t = target(e);
             }

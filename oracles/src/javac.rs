@@ -13,19 +13,20 @@
 //!   `new a.T()`, `this`/`super` for explicit constructor calls, `new` for `T::new`;
 //!   its column is the byte column of that name (`oracle.column` = `name`);
 //! - a target is the declaration javac bound, by its name line; a constructor javac
-//!   generated (the class declares none) is the class's name line; an anonymous
-//!   `new T() {…}` reaches T's constructor that its `super(…)` binds, or T itself when
-//!   T is an interface; anything from the JDK or the classpath is `outside` with its
-//!   class (`java.util.List.add`, `java.util.ArrayList` for a construction);
+//!   generated (the class declares none) is the class's name line; a member javac
+//!   synthesized in an in-tree type (enum `values()`/`valueOf()`, record accessors) is
+//!   that type's name line; an anonymous `new T() {…}` has two acceptable targets: the
+//!   anonymous class (javac's binding, declared at the written `T`) and T's constructor
+//!   that its `super(…)` binds (T itself when T is an interface or declares none);
+//!   anything from the JDK or the classpath is `outside` with its class
+//!   (`java.util.List.add`, `java.util.ArrayList` for a construction);
 //! - the caller is the innermost enclosing declaration: method, constructor, lambda
 //!   (its first line), class (field initializers, initializer blocks);
 //! - `implicit`: the `super()` javac inserts (`implicit_super`) and the construction
 //!   an enum constant performs (`enum_constant`);
-//! - `unjudged`: the call did not compile (`unresolved_symbol`,
-//!   `erroneous_argument_type`, `erroneous_receiver_type`, `compile_error` when an
-//!   error lies inside the call), or javac bound a member it synthesized in an in-tree
-//!   type (`synthetic_member`: enum `values()`/`valueOf()`, record accessors), which no
-//!   source declares.
+//! - `unjudged`: the call did not compile: `erroneous_argument_type`,
+//!   `erroneous_receiver_type`, `unresolved_symbol`, or `compile_error` when an error
+//!   lies inside the call. javac's guess at such a site is not a truth.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -38,8 +39,13 @@ use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
 use crate::truth::{ColumnUnit, OracleStamp, Truth, TruthSite, TRUTH_SCHEMA};
 
-/// The adapter's version: bump it when what the truth says changes.
-pub const ADAPTER_VERSION: &str = "1";
+/// The adapter's version: bump it when what the truth says changes (the helper's text
+/// is pinned by a test, so changing it asks for a bump). Truths are cached by it.
+pub const ADAPTER_VERSION: &str = "2";
+
+/// The sha256 of [`HELPER_SOURCE`] this adapter version was written for.
+#[cfg(test)]
+const HELPER_SHA256: &str = "398da3ea2372798d9120735e57e1f22c8a225b74fbd93d24af0c79d587285906";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../java/CallTruth.java");
@@ -300,6 +306,19 @@ fn failed(tool: &str, detail: String) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_changed_helper_asks_for_a_new_adapter_version() {
+        let actual: String = Sha256::digest(HELPER_SOURCE.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            actual, HELPER_SHA256,
+            "CallTruth.java changed: bump ADAPTER_VERSION (cached truths are keyed by it) \
+             and set HELPER_SHA256"
+        );
+    }
 
     #[test]
     fn options_are_checked() {
