@@ -29,9 +29,13 @@ pub trait Fetcher {
 
 /// The fetcher of a registry, when one is implemented.
 pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
-    // Adding a registry is one line here: `"pypi" => Some(Box::new(pypi::Pypi)),`.
-    let _ = registry;
-    None
+    // Adding a registry is one line here.
+    match registry {
+        "debian" => Some(Box::new(crate::fetch::debian::Debian)),
+        "maven" => Some(Box::new(crate::fetch::maven::Maven)),
+        "local" => Some(Box::new(crate::fetch::local::Local)),
+        _ => None,
+    }
 }
 
 /// Where fetched corpora and truths are kept, and the bound on each tool run.
@@ -84,8 +88,14 @@ fn run_pipeline(
         detail: "no fetcher for this registry yet".into(),
     })?;
     let unpacked = fetcher.fetch(corpus, &setup.cache_dir, setup.bound)?;
-    let root = unpacked.join(&corpus.root);
-    let truth = run_oracle(oracle.as_ref(), corpus, &root, setup)?;
+    let root = crate::tree_view::analysed_root(&unpacked, corpus, &setup.cache_dir)?;
+    let (truth, _) = crate::truth_cache::cached_truth(
+        &setup.cache_dir,
+        corpus,
+        oracle.as_ref(),
+        &row.toolchain.version,
+        || run_oracle(oracle.as_ref(), corpus, &root, setup),
+    )?;
     let report = analyzer.analyze(&root)?;
     row.engine = NameVersion {
         name: "callgraph".into(),
@@ -114,6 +124,7 @@ fn run_oracle(
         language: &corpus.language,
         options: &corpus.oracle.options,
         work_dir: work.path(),
+        cache_dir: &setup.cache_dir,
         timeout: setup.bound,
     };
     oracle.run(root, &options)

@@ -5,6 +5,8 @@
 //! except through [`toolchain::Invocation`].
 
 pub mod input;
+pub mod javac;
+pub mod maven;
 pub mod oracle;
 pub mod toolchain;
 pub mod truth;
