@@ -29,9 +29,11 @@ pub trait Fetcher {
 
 /// The fetcher of a registry, when one is implemented.
 pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
-    // Adding a registry is one line here: `"pypi" => Some(Box::new(pypi::Pypi)),`.
-    let _ = registry;
-    None
+    // Adding a registry is one line here.
+    match registry {
+        "pypi" => Some(Box::new(crate::fetch_pypi::Pypi)),
+        _ => None,
+    }
 }
 
 /// Where fetched corpora and truths are kept, and the bound on each tool run.
@@ -114,6 +116,7 @@ fn run_oracle(
         language: &corpus.language,
         options: &corpus.oracle.options,
         work_dir: work.path(),
+        cache_dir: &setup.cache_dir,
         timeout: setup.bound,
     };
     oracle.run(root, &options)

@@ -6,6 +6,11 @@
 
 pub mod input;
 pub mod oracle;
+pub mod pairs;
+pub mod pycg;
+pub mod pycg_micro;
+pub mod pyenv;
+pub mod pytrace;
 pub mod toolchain;
 pub mod truth;
 

@@ -19,8 +19,11 @@ pub struct OracleOptions<'a> {
     pub language: &'a str,
     /// The corpus entry's `oracle.options`, as written.
     pub options: &'a serde_json::Value,
-    /// A scratch directory the adapter may write to (helper builds, IR files).
+    /// A scratch directory the adapter may write to (IR files, site lists); removed
+    /// after the run.
     pub work_dir: &'a Path,
+    /// The cache kept between runs (`.cache/`): helper builds, resolved classpaths.
+    pub cache_dir: &'a Path,
     /// The bound on each toolchain run.
     pub timeout: Duration,
 }
@@ -41,14 +44,16 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &[]
+    &["pytrace"]
 }
 
 /// The adapter named `name`, when one is implemented.
 pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
-    // Adding an adapter is one line here: `"javac" => Some(Box::new(javac::Javac)),`.
-    let _ = name;
-    None
+    // Adding an adapter is one line here.
+    match name {
+        "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
