@@ -6,7 +6,7 @@ CARGO_PROFILE_FLAG := $(if $(filter release,$(PROFILE)),--release,)
 HARNESS := $(TARGET)/harness
 CALLGRAPH := $(TARGET)/callgraph
 
-.PHONY: setup build measure test proofs gate bench corpora lint clean
+.PHONY: setup build measure test proofs gate bench fetch corpora lint clean
 
 ## setup: the toolchains the proofs need (python3, a JDK); deb-src for corpora.
 setup:
@@ -37,6 +37,10 @@ baseline: measure
 
 bench:
 	$(CARGO) bench -p engine
+
+## fetch: download, verify (sha256) and unpack every corpus of corpora.json into .cache/.
+fetch: build
+	$(HARNESS) fetch --all
 
 ## corpora: measure every real corpus of corpora.json (needs network to registries).
 corpora: build

@@ -34,6 +34,8 @@ pub enum Command {
     Reproduce(ReproduceArgs),
     /// Combine the measurements.json of several shards into one set of tables.
     Merge(MergeArgs),
+    /// Download corpora with their registries' clients, verify their sha256 and unpack them into the cache.
+    Fetch(crate::fetch_command::FetchArgs),
 }
 
 impl Command {
@@ -46,6 +48,7 @@ impl Command {
             Command::Gate(_) => "gate",
             Command::Reproduce(_) => "reproduce",
             Command::Merge(_) => "merge",
+            Command::Fetch(_) => "fetch",
         }
     }
 }

@@ -42,6 +42,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
         Command::Gate(args) => gate(args, cap, &progress, out),
         Command::Reproduce(args) => reproduce(args, cap, &progress, out),
         Command::Merge(args) => merge_command(args, cap, out),
+        Command::Fetch(args) => crate::fetch_command::fetch(args, cap, &progress, out),
     }
 }
 

@@ -15,7 +15,8 @@ pub mod corpora;
 pub mod engine;
 pub mod error;
 pub mod families;
-pub mod fetch_pypi;
+pub mod fetch;
+pub mod fetch_command;
 pub mod figures;
 pub mod gate;
 pub mod measure;
@@ -33,6 +34,8 @@ pub mod report;
 pub mod reproduce;
 pub mod score;
 pub mod tables;
+pub mod tree_view;
+pub mod truth_cache;
 
 pub use error::{Error, Result};
 

@@ -31,7 +31,10 @@ pub trait Fetcher {
 pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
     // Adding a registry is one line here.
     match registry {
-        "pypi" => Some(Box::new(crate::fetch_pypi::Pypi)),
+        "debian" => Some(Box::new(crate::fetch::debian::Debian)),
+        "maven" => Some(Box::new(crate::fetch::maven::Maven)),
+        "pypi" => Some(Box::new(crate::fetch::pypi::Pypi)),
+        "local" => Some(Box::new(crate::fetch::local::Local)),
         _ => None,
     }
 }
@@ -86,8 +89,14 @@ fn run_pipeline(
         detail: "no fetcher for this registry yet".into(),
     })?;
     let unpacked = fetcher.fetch(corpus, &setup.cache_dir, setup.bound)?;
-    let root = unpacked.join(&corpus.root);
-    let truth = run_oracle(oracle.as_ref(), corpus, &root, setup)?;
+    let root = crate::tree_view::analysed_root(&unpacked, corpus, &setup.cache_dir)?;
+    let (truth, _) = crate::truth_cache::cached_truth(
+        &setup.cache_dir,
+        corpus,
+        oracle.as_ref(),
+        &row.toolchain.version,
+        || run_oracle(oracle.as_ref(), corpus, &root, setup),
+    )?;
     let report = analyzer.analyze(&root)?;
     row.engine = NameVersion {
         name: "callgraph".into(),

@@ -17,7 +17,7 @@ use crate::corpora::{CorpusEntry, OracleChoice};
 use crate::engine::Analyzer;
 use crate::model::{CorpusStamp, EngineFailure, NameVersion, Row};
 use crate::name_pairs::{engine_case, score_pairs, PairScore, ToolCase};
-use crate::pipeline::{fetcher_for, measure_corpus, CorpusSetup};
+use crate::pipeline::{measure_corpus, CorpusSetup};
 use crate::progress::Progress;
 
 /// The row id of a peer tool on a corpus: `pycg-micro@pycg`.
@@ -77,15 +77,9 @@ fn micro_toolchain(corpus: &CorpusEntry) -> NameVersion {
     }
 }
 
-/// The unpacked corpus root.
+/// The analysed tree of the corpus (fetched, verified, unpacked; its `include` view).
 fn fetched_root(corpus: &CorpusEntry, setup: &CorpusSetup) -> Result<PathBuf, Outcome> {
-    let fetcher = fetcher_for(&corpus.source.registry).ok_or_else(|| Outcome::NotImplemented {
-        tool: format!("fetch:{}", corpus.source.registry),
-        detail: "no fetcher for this registry yet".into(),
-    })?;
-    Ok(fetcher
-        .fetch(corpus, &setup.cache_dir, setup.bound)?
-        .join(&corpus.root))
+    crate::fetch_command::fetch_one(corpus, &setup.cache_dir, setup.bound)
 }
 
 fn micro_truth(corpus: &CorpusEntry, root: &Path) -> Result<PairGraph, Outcome> {

@@ -495,7 +495,7 @@ fn corpora_without_an_oracle_are_outcomes_not_scores() {
            "source": {"registry": "debian", "package": "jsoup", "version": "1.15.3-1",
                       "archive": "jsoup_1.15.3.orig.tar.xz", "sha256": "052511f0"},
            "root": "jsoup-jsoup-1.15.3", "include": ["src/main/java"],
-           "oracle": {"name": "javac", "options": {}}}]}"#,
+           "oracle": {"name": "no-such-oracle", "options": {}}}]}"#,
     )
     .unwrap();
     let out = dir.path().join("reports");
@@ -508,7 +508,7 @@ fn corpora_without_an_oracle_are_outcomes_not_scores() {
     );
     assert_code(&output, 0);
     assert!(
-        stdout(&output).contains("jsoup: not_implemented: oracle:javac"),
+        stdout(&output).contains("jsoup: not_implemented: oracle:no-such-oracle"),
         "{}",
         stdout(&output)
     );
@@ -518,7 +518,7 @@ fn corpora_without_an_oracle_are_outcomes_not_scores() {
     assert_eq!(row["outcome"]["outcome"], "not_implemented");
     assert!(row.get("figures").is_none(), "an outcome is never a score");
     let md = String::from_utf8(read(&out.join("MEASUREMENTS.md"))).unwrap();
-    assert!(md.contains("not_implemented: oracle:javac"));
+    assert!(md.contains("not_implemented: oracle:no-such-oracle"));
 
     // --all: every proof language and every corpus, sorted by id.
     let all = measure(dir.path(), &e.good, &out, &["--all", "--corpora", c]);

@@ -5,6 +5,8 @@
 //! except through [`toolchain::Invocation`].
 
 pub mod input;
+pub mod javac;
+pub mod maven;
 pub mod oracle;
 pub mod pairs;
 pub mod pycg;

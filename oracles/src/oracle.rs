@@ -1,9 +1,8 @@
 //! The oracle registry: one adapter per real toolchain, each turning what it knows
 //! about a corpus into a [`Truth`].
 //!
-//! No adapter is implemented yet; the harness records `not_implemented` for a corpus
-//! whose oracle is not listed here. Adding one means a module and a line in
-//! [`oracle_named`].
+//! The harness records `not_implemented` for a corpus whose oracle is not listed
+//! here. Adding one means a module and a line in [`oracle_named`].
 
 use std::path::Path;
 use std::time::Duration;
@@ -44,13 +43,14 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["pytrace"]
+    &["javac", "pytrace"]
 }
 
 /// The adapter named `name`, when one is implemented.
 pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
     // Adding an adapter is one line here.
     match name {
+        "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         _ => None,
     }

@@ -66,6 +66,13 @@ pub enum Outcome {
     Timeout { tool: String, seconds: u64 },
     /// No adapter exists yet for this oracle or registry.
     NotImplemented { tool: String, detail: String },
+    /// A downloaded archive whose sha256 is not the pinned one; nothing was unpacked.
+    ChecksumMismatch {
+        tool: String,
+        archive: String,
+        expected: String,
+        actual: String,
+    },
 }
 
 impl Outcome {
@@ -76,6 +83,7 @@ impl Outcome {
             Outcome::ToolFailed { .. } => "tool_failed",
             Outcome::Timeout { .. } => "timeout",
             Outcome::NotImplemented { .. } => "not_implemented",
+            Outcome::ChecksumMismatch { .. } => "checksum_mismatch",
         }
     }
 
@@ -85,7 +93,8 @@ impl Outcome {
             Outcome::ToolMissing { tool, .. }
             | Outcome::ToolFailed { tool, .. }
             | Outcome::Timeout { tool, .. }
-            | Outcome::NotImplemented { tool, .. } => tool,
+            | Outcome::NotImplemented { tool, .. }
+            | Outcome::ChecksumMismatch { tool, .. } => tool,
         }
     }
 }
@@ -101,6 +110,15 @@ impl fmt::Display for Outcome {
             Outcome::Timeout { tool, seconds } => {
                 write!(f, "timeout: {tool}: killed after {seconds} s")
             }
+            Outcome::ChecksumMismatch {
+                tool,
+                archive,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "checksum_mismatch: {tool}: {archive}: expected sha256 {expected}, got {actual}; nothing was unpacked"
+            ),
         }
     }
 }
