@@ -83,6 +83,14 @@ class Tracer:
             key = (ccode, caller.f_lasti)
             targets = self.sites.setdefault(key, {})
             targets.setdefault(("py", code, via_c), None)
+            if code.co_name == "__init__" and code.co_argcount:
+                # A construction: the class called is type(self), which may be an
+                # in-tree class that inherits its __init__ (DESIGN §6: the class and
+                # its __init__ are both acceptable).
+                cls = type(frame.f_locals.get(code.co_varnames[0]))
+                module = sys.modules.get(cls.__module__)
+                path = getattr(module, "__file__", None) or ""
+                targets.setdefault(("class", path, cls.__qualname__, via_c), None)
         elif event == "c_call":
             self.in_c[id(frame)] = self.in_c.get(id(frame), 0) + 1
             code = frame.f_code
@@ -117,6 +125,7 @@ class SourceIndex:
 
     def __init__(self, path):
         self.ok = False
+        self.classes = {}
         self.name_line = {}  # (first line, name) -> name line
         self.scopes = []  # (first line, end line, name line, kind)
         self.calls = {}  # (line, col, end line, end col) -> ast.Call
@@ -128,6 +137,8 @@ class SourceIndex:
         except (OSError, SyntaxError, ValueError):
             return
         self.ok = True
+        self.classes = {}  # qualified name (A.B) -> name line
+        self.collect_classes(tree, "")
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 first = min([node.lineno] + [d.lineno for d in node.decorator_list])
@@ -142,6 +153,20 @@ class SourceIndex:
                 self.calls.setdefault(span(node), node)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 self.iterables[(node.iter.lineno, node.iter.col_offset)] = True
+
+    def collect_classes(self, node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                name = prefix + child.name
+                self.classes.setdefault(name, child.lineno)
+                self.collect_classes(child, name + ".")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.collect_classes(child, prefix + child.name + ".<locals>.")
+            else:
+                self.collect_classes(child, prefix)
+
+    def class_line(self, qualname):
+        return self.classes.get(qualname) if self.ok else None
 
     def def_line(self, first_line, name):
         return self.name_line.get((first_line, name))
@@ -179,7 +204,10 @@ class Normalizer:
         self.offsets = {}
 
     def index(self, code):
-        path = os.path.realpath(code.co_filename)
+        return self.indexes_for(code.co_filename)
+
+    def indexes_for(self, filename):
+        path = os.path.realpath(filename)
         if path not in self.indexes:
             self.indexes[path] = SourceIndex(path)
         return self.indexes[path]
@@ -223,25 +251,41 @@ class Normalizer:
         return line
 
     def sites(self):
-        out = []
+        # One call expression can be reached at two instruction offsets (a builtin's
+        # c_call and a Python callee's call event of the same CALL), so sites are
+        # grouped by their source span, and their callees merged.
+        groups = {}
         for (ccode, lasti), targets in self.tracer.sites.items():
             file = self.tracer.relpath(ccode)
             lineno, end_lineno, col, end_col = self.position(ccode, lasti)
             if lineno is None:
                 continue
             op = self.opname(ccode, lasti)
-            index = self.index(ccode)
-            caller = {"file": file, "line": self.caller_of(ccode)}
-            explicit, implicit = [], []
+            key = (file, lineno, col, end_lineno, end_col, op in ITER_OPS and ITER_OPS[op])
+            group = groups.setdefault(key, {"code": ccode, "ops": set(), "explicit": [], "implicit": []})
+            group["ops"].add(op)
             for target in targets:
                 kind, why, t = self.target(target, op)
-                (implicit if why else explicit).append((t, why, kind))
-            name, unjudged = self.site_name(index, op, lineno, col, end_lineno, end_col, targets)
+                group["implicit" if why else "explicit"].append((t, why, kind))
+        out = []
+        for (file, lineno, col, end_lineno, end_col, _), group in groups.items():
+            ccode = group["code"]
+            index = self.index(ccode)
+            op = sorted(group["ops"])[0]
+            explicit, implicit = group["explicit"], group["implicit"]
+            caller = {"file": file, "line": self.caller_of(ccode)}
+            name, unjudged = self.site_name(index, op, lineno, col, end_lineno, end_col)
+            if unjudged == "no_call_expression":
+                # A call no source text writes: a with-statement's __exit__, code a
+                # test runner rewrote (pytest's assertion rewriting).
+                why = "with_exit" if any(callee_name(k) in ("__exit__", "__aexit__") for _, _, k in explicit) else unjudged
+                implicit = implicit + [(t, why, k) for t, _, k in explicit]
+                explicit = []
             base = {"file": file, "line": lineno, "column": (col or 0) + 1, "caller": caller}
             if explicit:
+                keys = sorted({json.dumps(t, sort_keys=True) for t, _, _ in explicit})
                 site = dict(base, name=name or callee_name(explicit[0][2]),
-                            targets=sorted({json.dumps(t, sort_keys=True) for t, _, _ in explicit}))
-                site["targets"] = [json.loads(t) for t in site["targets"]]
+                            targets=[json.loads(k) for k in keys])
                 if unjudged:
                     site["unjudged"] = unjudged
                 out.append(site)
@@ -251,7 +295,7 @@ class Normalizer:
         out.sort(key=lambda s: (s["file"], s["line"], s["column"], s["name"], s.get("implicit", "")))
         return out
 
-    def site_name(self, index, op, line, col, end_line, end_col, targets):
+    def site_name(self, index, op, line, col, end_line, end_col):
         """(name as written, why unjudged or None)."""
         if op in ITER_OPS:
             return ITER_OPS[op], None
@@ -269,6 +313,15 @@ class Normalizer:
 
     def target(self, target, op):
         """(callee descriptor, implicit reason or None, truth target)."""
+        if target[0] == "class":
+            _, path, qualname, via_c = target
+            rel = None
+            if path and not via_c and op in CALL_OPS:
+                rel = self.tracer.relpath(types.SimpleNamespace(co_filename=path))
+            line = self.indexes_for(path).class_line(qualname) if rel else None
+            if line is None:
+                return target, "constructed_class", None
+            return target, None, {"kind": "in_tree", "file": rel, "line": line}
         if target[0] == "c":
             _, module, qualname = target
             if qualname == "__build_class__":
@@ -302,6 +355,8 @@ class Normalizer:
 
 
 def callee_name(target):
+    if target[0] == "class":
+        return target[2].rsplit(".", 1)[-1]
     if target[0] == "c":
         return target[2].rsplit(".", 1)[-1]
     return target[1].co_name

@@ -240,6 +240,32 @@ C.m()
     }
 
     #[test]
+    fn a_construction_accepts_the_class_called_and_the_init_it_ran() {
+        let lib = "\
+class Base:
+    def __init__(self):
+        pass
+
+class Kid(Base):
+    pass
+";
+        let main = "\
+from lib import Kid, Base
+Kid()
+Base()
+";
+        let truth = trace(&[("tree/lib.py", lib), ("tree/main.py", main)], "main.py");
+        let kid = |line: u32| TruthTarget::InTree {
+            file: "lib.py".into(),
+            line,
+        };
+        // Kid inherits Base.__init__: the class called (line 5) and the __init__
+        // that ran (line 2) are both acceptable.
+        assert_eq!(site(&truth, 2, "Kid").targets, vec![kid(2), kid(5)]);
+        assert_eq!(site(&truth, 3, "Base").targets, vec![kid(1), kid(2)]);
+    }
+
+    #[test]
     fn a_site_keeps_every_callee_it_reached_and_builtins_are_outside() {
         let main = "\
 def a(x):

@@ -69,7 +69,14 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
     let _ = std::fs::remove_file(dir.join(&source.archive));
     Tool::locate("python3")?
         .command(&dir)
-        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--no-binary"])
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+        ])
         .arg(&source.package)
         .arg(format!("{}=={}", source.package, source.version))
         .arg("-d")
