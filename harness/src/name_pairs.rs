@@ -587,4 +587,43 @@ mod tests {
         assert!(verdicts.contains(&("c: main.f -> main.g".into(), Verdict::Missed)));
         assert_eq!(score.records.len(), 5);
     }
+
+    #[test]
+    fn the_gate_compares_pair_rows_pair_by_pair() {
+        let truth = graph(vec![case("a", &[("main", "main.f"), ("main", "main.g")])]);
+        let row = |pairs: &[(&str, &str)]| {
+            let score = score_pairs(
+                &truth,
+                &[ToolCase {
+                    case: case("a", pairs),
+                    ..ToolCase::default()
+                }],
+            );
+            Row {
+                id: "m".into(),
+                name_pairs: Some(score.figures),
+                sites: score.records,
+                ..Row::default()
+            }
+        };
+        let before = Measurements::new(vec![row(&[("main", "main.f")])]);
+        assert!(before.rows[0].is_scored());
+        let same = crate::gate::compare(&before, &before, 0.001);
+        assert_eq!(same.exit_code(), crate::error::EXIT_OK);
+        // Losing the right pair and naming a wrong one are two regressions, and the
+        // pair precision fell.
+        let after = Measurements::new(vec![row(&[("main", "main.h")])]);
+        let verdict = crate::gate::compare(&before, &after, 0.001);
+        assert_eq!(verdict.exit_code(), crate::error::EXIT_NO);
+        let text = crate::gate::render(&verdict, 0.001);
+        assert!(
+            text.contains("lost a right answer at a:0 main -> main.f"),
+            "{text}"
+        );
+        assert!(
+            text.contains("gained a wrong answer at a:0 main -> main.h"),
+            "{text}"
+        );
+        assert!(text.contains("precision fell"), "{text}");
+    }
 }
