@@ -281,6 +281,14 @@ class Normalizer:
                 why = "with_exit" if any(callee_name(k) in ("__exit__", "__aexit__") for _, _, k in explicit) else unjudged
                 implicit = implicit + [(t, why, k) for t, _, k in explicit]
                 explicit = []
+            if name and explicit:
+                # A builtin or type that calls a dunder of its argument (`str(x)` runs
+                # x.__str__, `zip(a, b)` runs __iter__): the call written is the
+                # builtin's; the dunder is implicit.
+                dunders = [(t, "dunder", k) for t, w, k in explicit if is_implicit_dunder(k, name)]
+                if dunders:
+                    implicit = implicit + dunders
+                    explicit = [e for e in explicit if not is_implicit_dunder(e[2], name)]
             base = {"file": file, "line": lineno, "column": (col or 0) + 1, "caller": caller}
             if explicit:
                 keys = sorted({json.dumps(t, sort_keys=True) for t, _, _ in explicit})
@@ -352,6 +360,16 @@ class Normalizer:
         if op not in CALL_OPS and op not in ITER_OPS:
             return target, "implicit_" + op.lower(), None
         return target, None, {"kind": "in_tree", "file": rel, "line": line}
+
+
+def is_implicit_dunder(target, written):
+    """A Python callee `__x__` reached at a call that writes another name, other than
+    the constructor and call protocol a call expression runs itself."""
+    if target[0] != "py":
+        return False
+    name = target[1].co_name
+    return (name.startswith("__") and name.endswith("__") and name != written
+            and name not in ("__init__", "__call__", "__new__"))
 
 
 def callee_name(target):
