@@ -89,6 +89,20 @@ fn summary_line(row: &Row) -> String {
             f.false_edges
         ),
         (Some(outcome), _) => format!("{}: {outcome}\n", row.id),
+        (None, None) if row.name_pairs.is_some() => {
+            let p = row.name_pairs.as_ref().expect("checked");
+            format!(
+                "{}: {} truth pairs, pair precision {}, pair recall {}, {}/{} cases complete, {}/{} sound\n",
+                row.id,
+                p.truth_pairs,
+                percent(p.precision),
+                percent(p.recall),
+                p.complete_cases,
+                p.cases,
+                p.sound_cases,
+                p.cases
+            )
+        }
         (None, None) => format!("{}: no figures\n", row.id),
     }
 }
@@ -380,6 +394,9 @@ fn measure_like(
             Err(e) => return Err(e),
         }
     }
+    // A corpus and its peer rows are one unit.
+    units.sort_by_key(Unit::id);
+    units.dedup_by_key(|u| u.id());
     measure_units(&units, sources, setup, engine, progress)
 }
 

@@ -29,6 +29,10 @@ pub struct CorpusEntry {
     #[serde(default)]
     pub include: Vec<String>,
     pub oracle: OracleChoice,
+    /// Other call-graph tools judged against the same truth, side by side with the
+    /// engine: each is a row `<id>@<name>` (harness/src/python_rows.rs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub peers: Vec<OracleChoice>,
     #[serde(default)]
     pub published: serde_json::Value,
 }

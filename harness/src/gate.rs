@@ -145,7 +145,13 @@ fn compare_row(before: &Row, after: &Row, tolerance: f64, verdict: &mut GateVerd
             });
         }
     }
-    let precision = |row: &Row| row.figures.as_ref().and_then(|f| f.precision);
+    let precision = |row: &Row| {
+        let pairs = || row.name_pairs.as_ref().and_then(|p| p.precision);
+        row.figures
+            .as_ref()
+            .and_then(|f| f.precision)
+            .or_else(pairs)
+    };
     if let (Some(was), Some(now)) = (precision(before), precision(after)) {
         if now < was - tolerance {
             verdict.regressions.push(Regression::PrecisionFell {

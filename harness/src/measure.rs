@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::figures::{family_figures, figures, verdict_counts};
 use crate::model::{CorpusStamp, EngineFailure, Measurements, NameVersion, Row};
 use crate::pairing::NameRule;
-use crate::pipeline::{measure_corpus, CorpusSetup};
+use crate::pipeline::CorpusSetup;
 use crate::progress::Progress;
 use crate::proof_runs::toolchain_stamp;
 use crate::proofs::{
@@ -145,9 +145,11 @@ fn named_units(sources: &Sources, ids: &[String]) -> Result<Vec<Unit>> {
         if corpora.is_none() {
             corpora = Some(load_corpora(sources)?);
         }
+        // A peer row (`pycg-micro@pycg`) is measured with its corpus.
+        let corpus_id = crate::python_rows::corpus_of_row(id);
         let found = corpora
             .as_ref()
-            .and_then(|c| c.corpora.iter().find(|c| &c.id == id));
+            .and_then(|c| c.corpora.iter().find(|c| c.id == corpus_id));
         match found {
             Some(corpus) => units.push(Unit::Corpus(Box::new(corpus.clone()))),
             None => {
@@ -178,7 +180,20 @@ pub fn measure_units(
             }
             Unit::Corpus(corpus) => {
                 progress.note(&format!("measuring {}", corpus.id));
-                measure_corpus(corpus, corpus_setup, analyzer)
+                let mut corpus_rows = crate::python_rows::measure_corpus_rows(
+                    corpus,
+                    corpus_setup,
+                    analyzer,
+                    progress,
+                );
+                let first = corpus_rows.remove(0);
+                for row in corpus_rows {
+                    if let Some(outcome) = &row.outcome {
+                        progress.note(&format!("{}: {outcome}", row.id));
+                    }
+                    rows.push(row);
+                }
+                first
             }
         };
         if let Some(outcome) = &row.outcome {

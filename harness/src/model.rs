@@ -72,6 +72,11 @@ pub struct Row {
     pub shapes: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub engine_failures: Vec<EngineFailure>,
+    /// Pair-level rows (PyCG's dotted names, docs/PROTOCOL.md §11): pair precision and
+    /// recall, complete and sound cases, what was set apart. A pair-only row has no
+    /// site `figures`; its `sites` are its pairs (line 0, name `caller -> callee`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_pairs: Option<crate::name_pairs::NamePairFigures>,
     /// The command that re-measures this row from its pins.
     pub reproduce: String,
     /// Every judged site and its verdict, so a gate can name what a change lost.
@@ -87,7 +92,7 @@ impl Row {
 
     /// Whether the row carries figures (it was scored).
     pub fn is_scored(&self) -> bool {
-        self.outcome.is_none() && self.figures.is_some()
+        self.outcome.is_none() && (self.figures.is_some() || self.name_pairs.is_some())
     }
 }
 

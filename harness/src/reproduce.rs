@@ -79,6 +79,7 @@ pub fn comparable(row: &Row) -> BTreeMap<String, Value> {
         ("verdicts", serde_json::to_value(&row.verdicts)),
         ("families", serde_json::to_value(&row.families)),
         ("shapes", serde_json::to_value(&row.shapes)),
+        ("name_pairs", serde_json::to_value(&row.name_pairs)),
     ];
     for (prefix, value) in parts {
         flatten(prefix, &value.expect("rows serialize"), &mut flat);

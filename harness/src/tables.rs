@@ -116,9 +116,11 @@ fn row_cells(row: &Row) -> Vec<String> {
     match (&row.outcome, &row.figures) {
         (None, Some(figures)) => cells.extend(figure_cells(figures)),
         (outcome, _) => {
-            let why = outcome
-                .as_ref()
-                .map_or("no figures".to_string(), |o| o.to_string());
+            let why = match (outcome, &row.name_pairs) {
+                (Some(o), _) => o.to_string(),
+                (None, Some(_)) => "pairs only: see Name pairs".to_string(),
+                (None, None) => "no figures".to_string(),
+            };
             cells.push(why);
             cells.extend(std::iter::repeat_n(
                 "—".to_string(),
@@ -146,6 +148,7 @@ pub fn render_markdown(measurements: &Measurements) -> String {
     }
     md.push('\n');
     render_pairs(&mut md, measurements);
+    crate::name_pairs::render_section(&mut md, measurements);
     render_families(&mut md, measurements);
     render_shape_matrix(&mut md, measurements);
     render_engine_failures(&mut md, measurements);
@@ -376,11 +379,14 @@ pub fn render_csv(measurements: &Measurements) -> String {
             .iter()
             .map(|v| format!("verdict_{}", v.token())),
     );
+    let site_columns = head.len();
+    head.extend(crate::name_pairs::CSV_COLUMNS.iter().map(|c| c.to_string()));
     writer.write_record(&head).expect("csv to memory");
     for row in &measurements.rows {
         let mut line = csv_line(row);
         // A row without figures leaves their columns empty.
-        line.resize(head.len(), String::new());
+        line.resize(site_columns, String::new());
+        line.extend(crate::name_pairs::csv_cells(row));
         writer.write_record(line).expect("csv to memory");
     }
     String::from_utf8(writer.into_inner().expect("csv to memory")).expect("csv is utf-8")

@@ -8,6 +8,11 @@ pub mod input;
 pub mod javac;
 pub mod maven;
 pub mod oracle;
+pub mod pairs;
+pub mod pycg;
+pub mod pycg_micro;
+pub mod pyenv;
+pub mod pytrace;
 pub mod toolchain;
 pub mod truth;
 

@@ -43,7 +43,7 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["javac"]
+    &["javac", "pytrace"]
 }
 
 /// The adapter named `name`, when one is implemented.
@@ -51,6 +51,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
     // Adding an adapter is one line here.
     match name {
         "javac" => Some(Box::new(crate::javac::Javac)),
+        "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         _ => None,
     }
 }
