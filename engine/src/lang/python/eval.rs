@@ -145,10 +145,29 @@ impl<'c, 'a> Py<'c, 'a> {
             ),
             BindingValue::Import(i) => self.import(at.file, *i, hops),
             BindingValue::Param { index, ty } => self.parameter(at, *index, ty.as_ref(), hops),
-            BindingValue::Typed { ty, .. } => self.instance_of(at, ty, hops),
+            BindingValue::Typed { ty, value } => self.typed(at, ty, value.as_ref(), hops),
             BindingValue::Value(v) => self.value(at, v, hops).map(as_value_flow),
             BindingValue::Opaque | BindingValue::Slot { .. } => Err(Miss::Local),
         }
+    }
+
+    /// `x: T = v`: the written type, except where the value is an alias (a class or
+    /// function named by `v`, as in `context_class: Type[Context] = Context`) or the
+    /// type says only "some function".
+    fn typed(&self, at: At, ty: &TypeRef, value: Option<&ValueExpr>, hops: u32) -> Res {
+        if let Some(v @ (ValueExpr::Name(_) | ValueExpr::Attribute { .. } | ValueExpr::Lambda(_))) =
+            value
+        {
+            if let Ok(e) = self.value(at, v, hops + 1) {
+                if matches!(e.val, Val::Entity(_) | Val::Entities(_)) {
+                    return Ok(as_value_flow(e));
+                }
+            }
+        }
+        if is_callable_type(ty) {
+            return Err(Miss::Local);
+        }
+        self.instance_of(at, ty, hops)
     }
 
     /// A parameter: `self`/`cls` of a method, a written annotation, or unknown.
@@ -173,6 +192,9 @@ impl<'c, 'a> Py<'c, 'a> {
             }
         }
         match ty {
+            // A parameter typed `Callable[...]` holds some function: which one is
+            // the callers' business (`parameter_filled_by_callers`), not outside.
+            Some(ty) if is_callable_type(ty) => Err(Miss::Parameter),
             Some(ty) => self.instance_of(at, ty, hops),
             None => Err(Miss::Parameter),
         }
@@ -717,6 +739,16 @@ impl<'c, 'a> Py<'c, 'a> {
         let Some(last) = ty.last() else {
             return Err(Miss::Unknown);
         };
+        // `Type[C]` / `type[C]` holds the class itself, not an instance.
+        if matches!(last, "Type" | "type") && ty.args.len() == 1 {
+            let e = self.path(at, &ty.args[0].path, hops + 1)?;
+            return match e.val {
+                Val::Entity(c) if self.cx.index.decl(c).kind.is_type() => {
+                    Ok(Eval::new(Val::Entity(c), Family::WrittenType))
+                }
+                _ => Err(Miss::Unknown),
+            };
+        }
         if ty.path.len() == 1 {
             if let Some((_, builtin)) = policy::TYPING_ALIASES.iter().find(|(a, _)| *a == last) {
                 return Ok(Eval::new(
@@ -883,6 +915,11 @@ fn module_level_binding<'a>(file: &FileFacts, all: &[&'a Binding]) -> Option<&'a
 
 fn same_binding(a: &Binding, b: &Binding) -> bool {
     matches!((&a.value, &b.value), (BindingValue::Decl(x), BindingValue::Decl(y)) if x == y)
+}
+
+/// `Callable[...]` (typing or collections.abc): some function, which the type does not name.
+fn is_callable_type(ty: &TypeRef) -> bool {
+    ty.last() == Some("Callable")
 }
 
 /// A value read through an alias is value flow, whatever placed the aliased name.

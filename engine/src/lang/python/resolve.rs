@@ -432,6 +432,18 @@ fn construction(cx: &Cx, class: Eid) -> Decision {
     Decision::Place(Placement::in_tree(vec![class], Family::Construction))
 }
 
+/// What a call's callee expression evaluates to (a bare name or `recv.name`).
+fn callee_value(cx: &Cx, py: &Py, file: u32, call: &Call) -> Option<Eval> {
+    match &call.callee {
+        Callee::Name(n) => py.name(at(file, call), n, 0).ok(),
+        Callee::Member { receiver, name } => {
+            let base = receiver_value(cx, py, file, call, receiver).ok()?;
+            py.attribute(&base, name, 0).ok()
+        }
+        _ => None,
+    }
+}
+
 /// For a method returning `Self` (or `self`), the class of the receiver it was
 /// called on: `Child().chain()` is a Child even where Base declares `chain`.
 fn self_receiver(cx: &Cx, py: &Py, file: u32, call: &Call, target: Eid) -> Option<Eid> {
@@ -462,11 +474,17 @@ impl LanguageResolver for PythonResolver {
         })?;
         let py = Py::new(cx);
         if p.family() == Family::Construction {
+            // The instance is of the class called, not of the base whose
+            // `__init__` runs: `C()` with `C(A, B)` inheriting A's `__init__` is a C.
+            let called = match callee_value(cx, &py, file, call).map(|e| e.val) {
+                Some(Val::Entity(c)) if cx.index.decl(c).kind.is_type() => Some(c),
+                _ => None,
+            };
             let decl = cx.index.decl(target);
-            let class = if decl.kind.is_type() {
-                target
-            } else {
-                cx.index.enclosing_type(target)?
+            let class = match called {
+                Some(c) => c,
+                None if decl.kind.is_type() => target,
+                None => cx.index.enclosing_type(target)?,
             };
             return Some(Eval::new(Val::Instance(class), Family::WrittenType));
         }
@@ -537,6 +555,15 @@ impl LanguageResolver for PythonResolver {
     }
 
     fn pick_overload(&self, cx: &Cx, _file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+        // `@overload` signatures never run: the one definition they announce does.
+        let definitions: Vec<Eid> = candidates
+            .iter()
+            .copied()
+            .filter(|&c| !cx.index.decl(c).is_overload_stub())
+            .collect();
+        if let ([one], true) = (definitions.as_slice(), definitions.len() < candidates.len()) {
+            return Some(*one);
+        }
         let through_instance = matches!(call.callee, Callee::Member { .. });
         let fits = by_arity(cx, call, candidates, |c| {
             let d = cx.index.decl(c);
