@@ -151,6 +151,62 @@ impl<'c, 'a> Py<'c, 'a> {
         }
     }
 
+    /// pytest fills a test's (or a fixture's) parameter with the fixture of that
+    /// name: the test module's own `@pytest.fixture` first, then the nearest
+    /// `conftest.py` up the directory tree. The parameter holds what that fixture
+    /// returns.
+    fn pytest_fixture_value(&self, at: At, owner: Option<DeclIdx>, index: u32, hops: u32) -> Option<Eval> {
+        let file = self.file(at.file);
+        let owner = &file.decls[owner? as usize];
+        let is_fixture = |d: &Decl| d.decorators.iter().any(|x| x.path.last().is_some_and(|n| n == "fixture"));
+        let is_test = owner.name.starts_with("test") && owner.kind == DeclKind::Function;
+        let in_test_class = owner.kind == DeclKind::Method
+            && owner.name.starts_with("test")
+            && owner.parent.is_some_and(|c| file.decls[c as usize].name.starts_with("Test"));
+        if !(is_test || in_test_class || is_fixture(owner)) {
+            return None;
+        }
+        let name = &owner.params.get(index as usize)?.name;
+        for fi in self.fixture_files(at.file) {
+            let found: Vec<Eid> = self
+                .cx
+                .index
+                .top_level(fi, name)
+                .into_iter()
+                .filter(|&e| is_fixture(self.cx.index.decl(e)))
+                .collect();
+            if let [fixture] = found.as_slice() {
+                let e = self.returned(*fixture, None, hops + 1)?;
+                return Some(Eval::new(e.val, Family::ValueFlow));
+            }
+            if !found.is_empty() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The test module itself, then `conftest.py` in its directory and each parent.
+    fn fixture_files(&self, fi: u32) -> Vec<u32> {
+        let mut out = vec![fi];
+        let path = &self.file(fi).path;
+        let mut dir = path.rsplit_once('/').map(|(d, _)| d.to_string());
+        loop {
+            let conftest = match &dir {
+                Some(d) => format!("{d}/conftest.py"),
+                None => "conftest.py".to_string(),
+            };
+            if let Some(c) = self.cx.index.file_by_path(&conftest).filter(|&c| c != fi) {
+                out.push(c);
+            }
+            match dir.take() {
+                Some(d) => dir = d.rsplit_once('/').map(|(p, _)| p.to_string()),
+                None => break,
+            }
+        }
+        out
+    }
+
     /// `x: T = v`: the written type, except where the value is an alias (a class or
     /// function named by `v`, as in `context_class: Type[Context] = Context`) or the
     /// type says only "some function".
@@ -189,6 +245,11 @@ impl<'c, 'a> Py<'c, 'a> {
                     };
                     return Ok(Eval::new(val, Family::OwnType));
                 }
+            }
+        }
+        if ty.is_none() {
+            if let Some(fixture) = self.pytest_fixture_value(at, owner, index, hops) {
+                return Ok(fixture);
             }
         }
         match ty {
