@@ -15,6 +15,8 @@ pub struct Hierarchy {
     /// Types with a base outside the tree or one the engine could not resolve.
     unknown_base: HashSet<Eid>,
     order: HashMap<Eid, Vec<Eid>>,
+    /// Direct in-tree subtypes of each type.
+    subtypes: HashMap<Eid, Vec<Eid>>,
 }
 
 impl Hierarchy {
@@ -45,7 +47,14 @@ impl Hierarchy {
             if unknown {
                 h.unknown_base.insert(t);
             }
+            for &b in &bases {
+                h.subtypes.entry(b).or_default().push(t);
+            }
             h.bases.insert(t, bases);
+        }
+        for subs in h.subtypes.values_mut() {
+            subs.sort();
+            subs.dedup();
         }
         // An unknown base anywhere above a type makes its lookups inconclusive too.
         let mut inherited_unknown = Vec::new();
@@ -92,6 +101,25 @@ impl Hierarchy {
             stack.extend(self.bases(t).iter().copied());
         }
         out
+    }
+
+    /// Whether a type the tree declares below `ty` declares `name` itself: a call
+    /// through `self` may then run that override instead.
+    pub fn overridden_below(&self, index: &crate::index::TreeIndex, ty: Eid, name: &str) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<Eid> = self.subtypes.get(&ty).cloned().unwrap_or_default();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if !index.members(t, name).is_empty() {
+                return true;
+            }
+            if let Some(subs) = self.subtypes.get(&t) {
+                stack.extend(subs.iter().copied());
+            }
+        }
+        false
     }
 
     pub fn is_subtype(&self, sub: Eid, sup: Eid) -> bool {

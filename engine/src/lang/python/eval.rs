@@ -431,6 +431,10 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             let members = self.cx.index.members(t, attr);
             if !members.is_empty() {
+                // `self.m()` runs the override of whatever subclass `self` is.
+                if family == Family::OwnType && self.cx.hierarchy.overridden_below(self.cx.index, ty, attr) {
+                    return Err(Miss::Ambiguous);
+                }
                 return self.member_value(members, found_family, instance, hops);
             }
             if let Some(r) = self.class_body_value(t, attr, hops) {
