@@ -479,6 +479,8 @@ pub enum ArgShape {
     New(TypeRef),
     Call(CallIdx),
     Lambda,
+    /// A lambda (or nested function) the frontend declared at this index.
+    Function(DeclIdx),
     /// Java `X.class`.
     ClassLiteral,
     /// Java `(T) x`.
@@ -499,6 +501,8 @@ pub struct Call {
     pub args: Vec<ArgShape>,
     /// Python keyword arguments count too, for arity; kept apart.
     pub keyword_args: u32,
+    /// Python keyword arguments by name (`f(key=g)`), for value flow into parameters.
+    pub keywords: Vec<(String, ArgShape)>,
     /// `*args` / `**kw` splats make the count unknowable.
     pub has_splat: bool,
     pub type_args: u32,

@@ -34,6 +34,8 @@ pub struct TreeIndex<'a> {
     by_path: HashMap<String, u32>,
     /// Python: package directories that have files (namespace packages included).
     package_dirs: HashMap<String, Vec<u32>>,
+    /// Every name some file uses as a value (a callback, a table entry, an alias).
+    value_names: std::collections::HashSet<String>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -51,6 +53,7 @@ impl<'a> TreeIndex<'a> {
             top_level: Vec::with_capacity(files.len()),
             by_path: HashMap::new(),
             package_dirs: HashMap::new(),
+            value_names: Default::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -98,6 +101,14 @@ impl<'a> TreeIndex<'a> {
                 }
             }
             index.top_level.push(top);
+            for r in &file.refs {
+                let name = match &r.target {
+                    crate::facts::Callee::Name(n) => n,
+                    crate::facts::Callee::Member { name, .. } => name,
+                    _ => continue,
+                };
+                index.value_names.insert(name.clone());
+            }
             index.qualified.push(qnames);
         }
         index
@@ -155,6 +166,12 @@ impl<'a> TreeIndex<'a> {
     /// Declarations anywhere in the tree with this simple name.
     pub fn by_name(&self, name: &str) -> &[Eid] {
         self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Whether some file uses `name` as a value (passes it, stores it, aliases it):
+    /// a function so used may be called from places no call site names.
+    pub fn used_as_value(&self, name: &str) -> bool {
+        self.value_names.contains(name)
     }
 
     pub fn declares_name(&self, name: &str) -> bool {

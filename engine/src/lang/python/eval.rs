@@ -151,18 +151,100 @@ impl<'c, 'a> Py<'c, 'a> {
         }
     }
 
+    /// What every call site of `function` (placed in the previous chain round)
+    /// passes for parameter `index`, positionally or by keyword, when they all agree
+    /// and none leaves it to a default or a splat. A function also used as a value
+    /// (a callback) may be called from anywhere: then no answer.
+    pub fn value_every_caller_passes(&self, function: Eid, index: u32, hops: u32) -> Option<Eval> {
+        const MAX_CALLERS: usize = 64;
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let decl = self.cx.index.decl(function);
+        let param = decl.params.get(index as usize)?;
+        if param.variadic || param.keyword_variadic {
+            return None;
+        }
+        if self.cx.index.used_as_value(&decl.name) {
+            return None;
+        }
+        let callers = self.cx.results.callers_of(function);
+        if callers.is_empty() || callers.len() > MAX_CALLERS {
+            return None;
+        }
+        // A method called through an instance (or `__init__` through its class)
+        // has its first parameter bound.
+        let first_bound = decl.kind == DeclKind::Method && !decl.is_static;
+        let mut agreed: Option<Val> = None;
+        for &(cf, ci) in callers {
+            let c = &self.file(cf).calls[ci as usize];
+            if c.has_splat {
+                return None;
+            }
+            let bound = first_bound
+                && (matches!(c.callee, Callee::Member { .. }) || decl.name == "__init__");
+            let position = if bound { index.checked_sub(1)? } else { index };
+            let arg = c
+                .keywords
+                .iter()
+                .find(|(k, _)| *k == param.name)
+                .map(|(_, a)| a)
+                .or_else(|| c.args.get(position as usize))?;
+            let here = At {
+                file: cf,
+                scope: c.scope,
+                line: c.line,
+            };
+            let val = self.argument(here, arg, hops + 1)?.val;
+            if agreed.as_ref().is_some_and(|a| *a != val) {
+                return None;
+            }
+            agreed = Some(val);
+        }
+        agreed.map(|v| Eval::new(v, Family::ValueFlow))
+    }
+
+    /// What an argument shape holds at its call site.
+    fn argument(&self, at: At, arg: &ArgShape, hops: u32) -> Option<Eval> {
+        match arg {
+            ArgShape::Name(n) => self.name(at, n, hops).ok(),
+            ArgShape::Path(p) => self.path(at, p, hops).ok(),
+            ArgShape::Call(c) => self.cx.results.get(at.file, *c).cloned(),
+            ArgShape::Function(d) => Some(Eval::new(
+                Val::Entity(Eid {
+                    file: at.file,
+                    decl: *d,
+                }),
+                Family::ValueFlow,
+            )),
+            _ => None,
+        }
+    }
+
     /// pytest fills a test's (or a fixture's) parameter with the fixture of that
     /// name: the test module's own `@pytest.fixture` first, then the nearest
     /// `conftest.py` up the directory tree. The parameter holds what that fixture
     /// returns.
-    fn pytest_fixture_value(&self, at: At, owner: Option<DeclIdx>, index: u32, hops: u32) -> Option<Eval> {
+    fn pytest_fixture_value(
+        &self,
+        at: At,
+        owner: Option<DeclIdx>,
+        index: u32,
+        hops: u32,
+    ) -> Option<Eval> {
         let file = self.file(at.file);
         let owner = &file.decls[owner? as usize];
-        let is_fixture = |d: &Decl| d.decorators.iter().any(|x| x.path.last().is_some_and(|n| n == "fixture"));
+        let is_fixture = |d: &Decl| {
+            d.decorators
+                .iter()
+                .any(|x| x.path.last().is_some_and(|n| n == "fixture"))
+        };
         let is_test = owner.name.starts_with("test") && owner.kind == DeclKind::Function;
         let in_test_class = owner.kind == DeclKind::Method
             && owner.name.starts_with("test")
-            && owner.parent.is_some_and(|c| file.decls[c as usize].name.starts_with("Test"));
+            && owner
+                .parent
+                .is_some_and(|c| file.decls[c as usize].name.starts_with("Test"));
         if !(is_test || in_test_class || is_fixture(owner)) {
             return None;
         }
@@ -250,6 +332,15 @@ impl<'c, 'a> Py<'c, 'a> {
         if ty.is_none() {
             if let Some(fixture) = self.pytest_fixture_value(at, owner, index, hops) {
                 return Ok(fixture);
+            }
+            if let Some(function) = owner {
+                let function = Eid {
+                    file: at.file,
+                    decl: function,
+                };
+                if let Some(agreed) = self.value_every_caller_passes(function, index, hops) {
+                    return Ok(agreed);
+                }
             }
         }
         match ty {
@@ -432,7 +523,9 @@ impl<'c, 'a> Py<'c, 'a> {
             let members = self.cx.index.members(t, attr);
             if !members.is_empty() {
                 // `self.m()` runs the override of whatever subclass `self` is.
-                if family == Family::OwnType && self.cx.hierarchy.overridden_below(self.cx.index, ty, attr) {
+                if family == Family::OwnType
+                    && self.cx.hierarchy.overridden_below(self.cx.index, ty, attr)
+                {
                     return Err(Miss::Ambiguous);
                 }
                 return self.member_value(members, found_family, instance, hops);

@@ -363,6 +363,7 @@ impl<'s> Extractor<'s> {
             kind,
             args: Vec::new(),
             keyword_args: 0,
+            keywords: Vec::new(),
             has_splat: false,
             type_args: 0,
             wrote: format!("{wrote}.{name}"),
@@ -716,6 +717,7 @@ impl<'s> Extractor<'s> {
                     kind: CallKind::Decorator,
                     args: vec![ArgShape::Unknown],
                     keyword_args: 0,
+                    keywords: Vec::new(),
                     has_splat: false,
                     type_args: 0,
                     wrote,
@@ -1372,13 +1374,24 @@ impl<'s> Extractor<'s> {
         };
         let mut args = Vec::new();
         let mut keyword_args = 0;
+        let mut keywords = Vec::new();
         let mut has_splat = false;
         if let Some(arguments) = node.child_by_field_name("arguments") {
             for a in named_children(arguments) {
                 match a.kind() {
                     "keyword_argument" => {
                         keyword_args += 1;
-                        self.expr(a, cx);
+                        let value = a.child_by_field_name("value");
+                        let name = a
+                            .child_by_field_name("name")
+                            .map(|n| self.text(n).to_string());
+                        let e = value.map(|v| self.expr(v, cx)).unwrap_or(Ex::Unknown);
+                        if let Some(v) = value {
+                            self.reference_if_name(v, &e, cx);
+                        }
+                        if let Some(name) = name {
+                            keywords.push((name, arg_shape(&e)));
+                        }
                     }
                     "list_splat" | "dictionary_splat" => {
                         has_splat = true;
@@ -1404,6 +1417,7 @@ impl<'s> Extractor<'s> {
             kind: CallKind::Call,
             args,
             keyword_args,
+            keywords,
             has_splat,
             type_args: 0,
             wrote: self.wrote(function),
@@ -1584,7 +1598,7 @@ fn arg_shape(ex: &Ex) -> ArgShape {
         Ex::Path(p) => ArgShape::Path(p.clone()),
         Ex::Call(c) => ArgShape::Call(*c),
         Ex::Literal(l) => ArgShape::Literal(*l),
-        Ex::Lambda(_) => ArgShape::Lambda,
+        Ex::Lambda(d) => ArgShape::Function(*d),
         _ => ArgShape::Unknown,
     }
 }

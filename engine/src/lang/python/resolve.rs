@@ -201,31 +201,13 @@ fn parameter_filled_by_callers(cx: &Cx, file: u32, call: &Call) -> Decision {
 }
 
 fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Option<Eid> {
-    let callers = cx.results.callers_of(function);
-    let decl = cx.index.decl(function);
-    let py = Py::new(cx);
-    let mut agreed: Option<Eid> = None;
-    for &(cf, ci) in callers {
-        let c = &cx.index.file(cf).calls[ci as usize];
-        if c.has_splat || c.keyword_args > 0 {
-            return None;
-        }
-        let bound = decl.kind == DeclKind::Method
-            && !decl.is_static
-            && matches!(c.callee, Callee::Member { .. });
-        let position = if bound { index.checked_sub(1)? } else { index };
-        let e = match c.args.get(position as usize)? {
-            ArgShape::Name(n) => py.name(at(cf, c), n, 0).ok()?,
-            ArgShape::Path(p) => py.path(at(cf, c), p, 0).ok()?,
-            _ => return None,
-        };
-        let Val::Entity(f) = e.val else { return None };
-        if !cx.index.decl(f).kind.is_callable() || agreed.is_some_and(|a| a != f) {
-            return None;
-        }
-        agreed = Some(f);
+    match Py::new(cx)
+        .value_every_caller_passes(function, index, 0)?
+        .val
+    {
+        Val::Entity(f) if cx.index.decl(f).kind.is_callable() => Some(f),
+        _ => None,
     }
-    agreed
 }
 
 /// `len(x)`: a built-in, where nothing in scope binds the name and no module of
