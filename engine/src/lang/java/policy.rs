@@ -1,5 +1,479 @@
-//! Java policy: the families this language places with, in rule order.
+//! Java policy: the families this language places with (in rule order) and the
+//! closed lists the rules read — `java.lang`'s types, the members every object
+//! or enum inherits from outside the tree, well-known outside interfaces and the
+//! few outside methods whose result type is known.
 
 use crate::resolve::family::Family;
 
-pub const FAMILIES: &[Family] = &[];
+/// The families Java's rules place with, in the order the rules first use them
+/// (printed by `callgraph languages`).
+pub const FAMILIES: &[Family] = &[
+    // constructor_chain: `this(…)` own constructor, `super(…)` the base's;
+    // an outside superclass by how its name was bound.
+    Family::OwnType,
+    Family::Inheritance,
+    Family::Builtin,
+    Family::ExternalImport,
+    Family::ForeignType,
+    // construction: `new T()`.
+    Family::Construction,
+    // static_import: `import static a.B.m; m()`.
+    Family::Import,
+    // typed_receiver: locals, parameters, fields, `new T().m()`, casts.
+    Family::WrittenType,
+    // type_receiver: `Type.m()`.
+    Family::QualifiedPath,
+    // chained_receiver: `a.b().c()` through b's declared return type.
+    Family::ReturnType,
+];
+
+/// Package prefixes of the Java platform: an outside type under one of them is
+/// `stdlib`, any other outside type `external`.
+pub const STDLIB_PREFIXES: &[&str] = &[
+    "java.",
+    "javax.",
+    "jdk.",
+    "sun.",
+    "com.sun.",
+    "org.w3c.dom.",
+    "org.xml.sax.",
+];
+
+/// Every public top-level type of `java.lang` (Java 17): visible by simple name in
+/// every file without an import.
+pub const JAVA_LANG_TYPES: &[&str] = &[
+    "AbstractMethodError",
+    "Appendable",
+    "ArithmeticException",
+    "ArrayIndexOutOfBoundsException",
+    "ArrayStoreException",
+    "AssertionError",
+    "AutoCloseable",
+    "Boolean",
+    "BootstrapMethodError",
+    "Byte",
+    "Character",
+    "CharSequence",
+    "Class",
+    "ClassCastException",
+    "ClassCircularityError",
+    "ClassFormatError",
+    "ClassLoader",
+    "ClassNotFoundException",
+    "ClassValue",
+    "Cloneable",
+    "CloneNotSupportedException",
+    "Comparable",
+    "Deprecated",
+    "Double",
+    "Enum",
+    "EnumConstantNotPresentException",
+    "Error",
+    "Exception",
+    "ExceptionInInitializerError",
+    "Float",
+    "FunctionalInterface",
+    "IllegalAccessError",
+    "IllegalAccessException",
+    "IllegalArgumentException",
+    "IllegalCallerException",
+    "IllegalMonitorStateException",
+    "IllegalStateException",
+    "IllegalThreadStateException",
+    "IncompatibleClassChangeError",
+    "IndexOutOfBoundsException",
+    "InheritableThreadLocal",
+    "InstantiationError",
+    "InstantiationException",
+    "Integer",
+    "InternalError",
+    "InterruptedException",
+    "Iterable",
+    "LayerInstantiationException",
+    "LinkageError",
+    "Long",
+    "Math",
+    "Module",
+    "ModuleLayer",
+    "NegativeArraySizeException",
+    "NoClassDefFoundError",
+    "NoSuchFieldError",
+    "NoSuchFieldException",
+    "NoSuchMethodError",
+    "NoSuchMethodException",
+    "NullPointerException",
+    "Number",
+    "NumberFormatException",
+    "Object",
+    "OutOfMemoryError",
+    "Override",
+    "Package",
+    "Process",
+    "ProcessBuilder",
+    "ProcessHandle",
+    "Readable",
+    "Record",
+    "ReflectiveOperationException",
+    "Runnable",
+    "Runtime",
+    "RuntimeException",
+    "RuntimePermission",
+    "SafeVarargs",
+    "SecurityException",
+    "SecurityManager",
+    "Short",
+    "StackOverflowError",
+    "StackTraceElement",
+    "StackWalker",
+    "StrictMath",
+    "String",
+    "StringBuffer",
+    "StringBuilder",
+    "StringIndexOutOfBoundsException",
+    "SuppressWarnings",
+    "System",
+    "Thread",
+    "ThreadDeath",
+    "ThreadGroup",
+    "ThreadLocal",
+    "Throwable",
+    "TypeNotPresentException",
+    "UnknownError",
+    "UnsatisfiedLinkError",
+    "UnsupportedClassVersionError",
+    "UnsupportedOperationException",
+    "VerifyError",
+    "VirtualMachineError",
+    "Void",
+];
+
+/// `java.lang.Object`'s methods: members of every class and interface.
+pub const OBJECT_METHODS: &[&str] = &[
+    "clone",
+    "equals",
+    "finalize",
+    "getClass",
+    "hashCode",
+    "notify",
+    "notifyAll",
+    "toString",
+    "wait",
+];
+
+/// Instance methods every enum inherits from `java.lang.Enum`.
+pub const ENUM_METHODS: &[&str] = &[
+    "compareTo",
+    "describeConstable",
+    "getDeclaringClass",
+    "name",
+    "ordinal",
+];
+
+/// Methods javac synthesises on every enum (`values()`, `valueOf(String)`): no
+/// declaration in the tree and none outside it either.
+pub const ENUM_SYNTHETIC: &[&str] = &["values", "valueOf"];
+
+/// Outside interfaces whose whole member list is known: a class whose only outside
+/// bases are these provably does not inherit another name from outside.
+pub const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
+    ("java.lang.Runnable", &["run"]),
+    ("java.lang.Cloneable", &[]),
+    ("java.io.Serializable", &[]),
+    ("java.lang.AutoCloseable", &["close"]),
+    ("java.io.Closeable", &["close"]),
+    ("java.io.Flushable", &["flush"]),
+    ("java.lang.Comparable", &["compareTo"]),
+    (
+        "java.lang.Iterable",
+        &["iterator", "forEach", "spliterator"],
+    ),
+    (
+        "java.util.Iterator",
+        &["hasNext", "next", "remove", "forEachRemaining"],
+    ),
+    (
+        "java.lang.CharSequence",
+        &[
+            "length",
+            "charAt",
+            "subSequence",
+            "toString",
+            "chars",
+            "codePoints",
+            "isEmpty",
+            "compare",
+        ],
+    ),
+    ("java.lang.Appendable", &["append"]),
+    ("java.lang.Readable", &["read"]),
+    ("java.util.concurrent.Callable", &["call"]),
+    ("java.util.function.Supplier", &["get"]),
+    ("java.util.function.Consumer", &["accept", "andThen"]),
+    ("java.util.function.BiConsumer", &["accept", "andThen"]),
+    (
+        "java.util.function.Function",
+        &["apply", "andThen", "compose", "identity"],
+    ),
+    ("java.util.function.BiFunction", &["apply", "andThen"]),
+    (
+        "java.util.function.Predicate",
+        &["test", "and", "or", "negate", "isEqual", "not"],
+    ),
+    (
+        "java.util.function.UnaryOperator",
+        &["apply", "andThen", "compose", "identity"],
+    ),
+    (
+        "java.util.function.BinaryOperator",
+        &["apply", "andThen", "minBy", "maxBy"],
+    ),
+    (
+        "java.util.Comparator",
+        &[
+            "compare",
+            "reversed",
+            "thenComparing",
+            "thenComparingInt",
+            "thenComparingLong",
+            "thenComparingDouble",
+            "reverseOrder",
+            "naturalOrder",
+            "nullsFirst",
+            "nullsLast",
+            "comparing",
+            "comparingInt",
+            "comparingLong",
+            "comparingDouble",
+        ],
+    ),
+];
+
+/// Final outside types and the outside types they are assignable to (by simple
+/// name): an argument of one of these contradicts any other parameter type.
+pub const FINAL_TYPES: &[(&str, &[&str])] = &[
+    (
+        "String",
+        &[
+            "Object",
+            "CharSequence",
+            "Comparable",
+            "Serializable",
+            "Constable",
+            "ConstantDesc",
+        ],
+    ),
+    (
+        "Integer",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+            "ConstantDesc",
+        ],
+    ),
+    (
+        "Long",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+            "ConstantDesc",
+        ],
+    ),
+    (
+        "Short",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+        ],
+    ),
+    (
+        "Byte",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+        ],
+    ),
+    (
+        "Double",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+            "ConstantDesc",
+        ],
+    ),
+    (
+        "Float",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+            "ConstantDesc",
+        ],
+    ),
+    (
+        "Character",
+        &["Object", "Comparable", "Serializable", "Constable"],
+    ),
+    (
+        "Boolean",
+        &["Object", "Comparable", "Serializable", "Constable"],
+    ),
+    (
+        "Class",
+        &[
+            "Object",
+            "Type",
+            "GenericDeclaration",
+            "AnnotatedElement",
+            "Serializable",
+            "TypeDescriptor",
+        ],
+    ),
+];
+
+/// Outside types a lambda or method reference can never target.
+pub const NOT_FUNCTIONAL: &[&str] = &[
+    "Object",
+    "String",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Double",
+    "Float",
+    "Character",
+    "Boolean",
+    "Number",
+    "CharSequence",
+    "Class",
+    "StringBuilder",
+    "StringBuffer",
+];
+
+/// Outside instance methods that hand back a value of a known outside type:
+/// (receiver type, method, result type). `toString()` on anything is a String.
+pub const HANDS_BACK: &[(&str, &str, &str)] = &[
+    (
+        "java.lang.StringBuilder",
+        "append",
+        "java.lang.StringBuilder",
+    ),
+    (
+        "java.lang.StringBuilder",
+        "insert",
+        "java.lang.StringBuilder",
+    ),
+    (
+        "java.lang.StringBuilder",
+        "reverse",
+        "java.lang.StringBuilder",
+    ),
+    (
+        "java.lang.StringBuilder",
+        "delete",
+        "java.lang.StringBuilder",
+    ),
+    (
+        "java.lang.StringBuilder",
+        "deleteCharAt",
+        "java.lang.StringBuilder",
+    ),
+    (
+        "java.lang.StringBuilder",
+        "replace",
+        "java.lang.StringBuilder",
+    ),
+    ("java.lang.StringBuilder", "substring", "java.lang.String"),
+    ("java.lang.StringBuffer", "append", "java.lang.StringBuffer"),
+    ("java.lang.StringBuffer", "insert", "java.lang.StringBuffer"),
+    (
+        "java.lang.StringBuffer",
+        "reverse",
+        "java.lang.StringBuffer",
+    ),
+    ("java.lang.StringBuffer", "substring", "java.lang.String"),
+    ("java.lang.String", "trim", "java.lang.String"),
+    ("java.lang.String", "strip", "java.lang.String"),
+    ("java.lang.String", "stripLeading", "java.lang.String"),
+    ("java.lang.String", "stripTrailing", "java.lang.String"),
+    ("java.lang.String", "toLowerCase", "java.lang.String"),
+    ("java.lang.String", "toUpperCase", "java.lang.String"),
+    ("java.lang.String", "substring", "java.lang.String"),
+    ("java.lang.String", "replace", "java.lang.String"),
+    ("java.lang.String", "replaceAll", "java.lang.String"),
+    ("java.lang.String", "replaceFirst", "java.lang.String"),
+    ("java.lang.String", "concat", "java.lang.String"),
+    ("java.lang.String", "intern", "java.lang.String"),
+    ("java.lang.String", "repeat", "java.lang.String"),
+    ("java.lang.String", "formatted", "java.lang.String"),
+];
+
+/// Static outside methods with a known outside result: (type, method, result).
+pub const STATIC_RETURNS: &[(&str, &str, &str)] = &[
+    ("java.lang.String", "valueOf", "java.lang.String"),
+    ("java.lang.String", "format", "java.lang.String"),
+    ("java.lang.String", "join", "java.lang.String"),
+    ("java.lang.String", "copyValueOf", "java.lang.String"),
+];
+
+/// Primitive type names and their boxes.
+pub const BOXES: &[(&str, &str)] = &[
+    ("boolean", "Boolean"),
+    ("byte", "Byte"),
+    ("short", "Short"),
+    ("char", "Character"),
+    ("int", "Integer"),
+    ("long", "Long"),
+    ("float", "Float"),
+    ("double", "Double"),
+];
+
+pub fn is_java_lang_type(name: &str) -> bool {
+    JAVA_LANG_TYPES.contains(&name)
+}
+
+pub fn is_stdlib(fqn: &str) -> bool {
+    STDLIB_PREFIXES.iter().any(|p| fqn.starts_with(p))
+}
+
+/// The members of a well-known outside interface, when it is one.
+pub fn known_interface(fqn: &str) -> Option<&'static [&'static str]> {
+    KNOWN_INTERFACES
+        .iter()
+        .find(|(f, _)| *f == fqn)
+        .map(|(_, m)| *m)
+}
+
+/// The outside result type of an outside method call, when the policy knows it.
+pub fn foreign_result(receiver: &str, method: &str, args: usize) -> Option<&'static str> {
+    if method == "toString" && args == 0 {
+        return Some("java.lang.String");
+    }
+    HANDS_BACK
+        .iter()
+        .find(|(r, m, _)| *r == receiver && *m == method)
+        .map(|(_, _, t)| *t)
+}
+
+pub fn static_result(ty: &str, method: &str) -> Option<&'static str> {
+    STATIC_RETURNS
+        .iter()
+        .find(|(r, m, _)| *r == ty && *m == method)
+        .map(|(_, _, t)| *t)
+}

@@ -1,0 +1,302 @@
+//! The static type of what a call names as its receiver or passes as an
+//! argument, from what the source writes: a variable's declared type, a field's
+//! written type (walked one field at a time), a construction, a cast, a literal,
+//! or a call's declared return type (from the previous chain round).
+
+use crate::facts::{ArgShape, BindingValue, Call, LiteralType, Receiver, ValueExpr};
+use crate::index::Eid;
+use crate::lang::java::lookup::{field, field_type, own_type, tcx, variable, Var};
+use crate::lang::java::types::{jtype, resolve_type, type_prefix, JType, Named, Site, Via};
+use crate::resolve::family::{Family, Reason};
+use crate::resolve::{Cx, Eval, Val};
+
+/// Where a call is written.
+pub fn call_site(file: u32, call: &Call) -> Site {
+    Site {
+        file,
+        decl: call.caller,
+        scope: Some(call.scope),
+        line: call.line,
+    }
+}
+
+/// A value's type and the family of the evidence that gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Typed {
+    pub ty: JType,
+    pub family: Family,
+}
+
+/// What a receiver expression is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recv {
+    /// An instance of a type the tree declares.
+    Instance {
+        ty: Eid,
+        family: Family,
+    },
+    /// An instance of a type the tree does not declare.
+    Foreign {
+        fqn: String,
+    },
+    /// A type of the tree named as the receiver (`Type.m()`).
+    Type {
+        ty: Eid,
+    },
+    /// An outside type (or one of its static fields) named as the receiver
+    /// (`Math.max`, `System.out.println`).
+    OutsideType {
+        fqn: String,
+        via: Via,
+    },
+    Refuse(Reason),
+}
+
+impl Recv {
+    fn of(t: Typed) -> Recv {
+        match t.ty {
+            JType::Class(ty) => Recv::Instance {
+                ty,
+                family: t.family,
+            },
+            JType::Foreign(fqn) => Recv::Foreign { fqn },
+            JType::Array(element) => Recv::Foreign {
+                fqn: format!("{}[]", type_text(&element)),
+            },
+            // No call can have a primitive receiver.
+            JType::Prim(_) => Recv::Refuse(Reason::Refused),
+            JType::TypeParam | JType::Lambda | JType::Null | JType::Unknown => {
+                Recv::Refuse(Reason::ReceiverTypeUnknown)
+            }
+        }
+    }
+}
+
+fn type_text(t: &JType) -> String {
+    match t {
+        JType::Prim(p) => p.to_string(),
+        JType::Foreign(f) => f.clone(),
+        JType::Array(e) => format!("{}[]", type_text(e)),
+        _ => "?".to_string(),
+    }
+}
+
+pub fn literal_type(l: LiteralType) -> JType {
+    match l {
+        LiteralType::Int => JType::Prim("int"),
+        LiteralType::Long => JType::Prim("long"),
+        LiteralType::Float => JType::Prim("float"),
+        LiteralType::Double => JType::Prim("double"),
+        LiteralType::Char => JType::Prim("char"),
+        LiteralType::Bool => JType::Prim("boolean"),
+        LiteralType::Str => JType::Foreign("java.lang.String".into()),
+        LiteralType::None => JType::Null,
+        _ => JType::Unknown,
+    }
+}
+
+/// The type a call's result has, from the previous chain round.
+pub fn result_type(cx: &Cx, file: u32, call: u32) -> Option<JType> {
+    match cx.results.get(file, call).map(|e| &e.val) {
+        Some(Val::Instance(t)) => Some(JType::Class(*t)),
+        Some(Val::ForeignInstance(f)) => Some(JType::Foreign(f.clone())),
+        _ => None,
+    }
+}
+
+/// The type a variable holds: its declared type, or what its initializer shows.
+pub fn variable_type(cx: &Cx, site: Site, var: Var) -> Option<Typed> {
+    let written = |ty| {
+        Some(Typed {
+            ty,
+            family: Family::WrittenType,
+        })
+    };
+    match var {
+        Var::Local(BindingValue::Param { ty: Some(t), .. })
+        | Var::Local(BindingValue::Typed { ty: t, .. }) => written(jtype(tcx(cx), site, t)),
+        Var::Local(BindingValue::Value(v)) => match v {
+            ValueExpr::New(t) => written(jtype(tcx(cx), site, t)),
+            ValueExpr::CallResult(i) => result_type(cx, site.file, *i).map(|ty| Typed {
+                ty,
+                family: Family::ReturnType,
+            }),
+            ValueExpr::Literal(l) => written(literal_type(*l)),
+            ValueExpr::Lambda(_) => written(JType::Lambda),
+            _ => None,
+        },
+        Var::Local(_) => None,
+        Var::Field { owner, field } => field_type(field)
+            .and_then(|t| written(jtype(tcx(cx), Site::of_decl(cx.index, owner), t))),
+    }
+}
+
+/// What a dotted path written at `site` is: a value (variable, `this`, static
+/// field, then fields one at a time), a type of the tree, or an outside type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathType {
+    Value(Typed),
+    Type(Eid),
+    OutsideType { fqn: String, via: Via },
+    Refuse(Reason),
+}
+
+pub fn type_of_path(cx: &Cx, site: Site, path: &[String]) -> PathType {
+    let Some(first) = path.first() else {
+        return PathType::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    if first == "this" {
+        let Some(own) = site.decl.and_then(|d| own_type(cx.index, site.file, d)) else {
+            return PathType::Refuse(Reason::ReceiverTypeUnknown);
+        };
+        return walk_fields(
+            cx,
+            Typed {
+                ty: JType::Class(own),
+                family: Family::OwnType,
+            },
+            &path[1..],
+        );
+    }
+    // A variable shadows a type of the same name.
+    if let Some(var) = variable(cx, site, first) {
+        return match variable_type(cx, site, var) {
+            Some(t) => walk_fields(cx, t, &path[1..]),
+            None => PathType::Refuse(Reason::ReceiverTypeUnknown),
+        };
+    }
+    match type_prefix(tcx(cx), site, path) {
+        (Named::InTree(t), used) if used >= path.len() => PathType::Type(t),
+        (Named::InTree(t), used) => walk_fields(
+            cx,
+            Typed {
+                ty: JType::Class(t),
+                family: Family::WrittenType,
+            },
+            &path[used..],
+        ),
+        // A static field of an outside type is itself outside (static fields cannot
+        // be typed by the class's type parameters).
+        (Named::Outside { fqn, via }, used) => {
+            let rest = &path[used.min(path.len())..];
+            let fqn = if rest.is_empty() {
+                fqn
+            } else {
+                format!("{fqn}.{}", rest.join("."))
+            };
+            PathType::OutsideType { fqn, via }
+        }
+        (Named::Unresolved, _) => PathType::Refuse(Reason::NoDeclaration),
+        (Named::Ambiguous, _) => PathType::Refuse(Reason::Ambiguous),
+        _ => PathType::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// Follow fields one at a time through their written types.
+pub fn walk_fields(cx: &Cx, start: Typed, segments: &[String]) -> PathType {
+    let mut cur = start;
+    for seg in segments {
+        let JType::Class(t) = cur.ty else {
+            // A field of an outside type may be typed by one of its type arguments,
+            // which can be a type of the tree: no answer.
+            return PathType::Refuse(Reason::ReceiverTypeUnknown);
+        };
+        let Some((owner, f)) = field(cx, t, seg) else {
+            return PathType::Refuse(Reason::ReceiverTypeUnknown);
+        };
+        let Some(ty) = field_type(f) else {
+            return PathType::Refuse(Reason::ReceiverTypeUnknown);
+        };
+        let family = if cur.family == Family::OwnType {
+            Family::WrittenType
+        } else {
+            cur.family
+        };
+        cur = Typed {
+            ty: jtype(tcx(cx), Site::of_decl(cx.index, owner), ty),
+            family,
+        };
+    }
+    PathType::Value(cur)
+}
+
+/// The receiver of a member call, typed. `super` is the super rule's own.
+pub fn receiver(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
+    match receiver {
+        Receiver::Path(p) => match type_of_path(cx, site, p) {
+            PathType::Value(t) => Recv::of(t),
+            PathType::Type(ty) => Recv::Type { ty },
+            PathType::OutsideType { fqn, via } => Recv::OutsideType { fqn, via },
+            PathType::Refuse(r) => Recv::Refuse(r),
+        },
+        Receiver::Call(i) => match result_type(cx, site.file, *i) {
+            Some(ty) => Recv::of(Typed {
+                ty,
+                family: Family::ReturnType,
+            }),
+            None => Recv::Refuse(Reason::ReceiverTypeUnknown),
+        },
+        Receiver::CallThen { call, path } => match result_type(cx, site.file, *call) {
+            Some(ty) => match walk_fields(
+                cx,
+                Typed {
+                    ty,
+                    family: Family::ReturnType,
+                },
+                path,
+            ) {
+                PathType::Value(t) => Recv::of(t),
+                PathType::Refuse(r) => Recv::Refuse(r),
+                _ => Recv::Refuse(Reason::ReceiverTypeUnknown),
+            },
+            None => Recv::Refuse(Reason::ReceiverTypeUnknown),
+        },
+        Receiver::New(t) => Recv::of(Typed {
+            ty: jtype(tcx(cx), site, t),
+            family: Family::WrittenType,
+        }),
+        Receiver::Literal(l) => Recv::of(Typed {
+            ty: literal_type(*l),
+            family: Family::WrittenType,
+        }),
+        Receiver::QualifiedThis(name) => {
+            match resolve_type(tcx(cx), site, std::slice::from_ref(name)) {
+                Named::InTree(ty) => Recv::Instance {
+                    ty,
+                    family: Family::OwnType,
+                },
+                Named::Ambiguous => Recv::Refuse(Reason::Ambiguous),
+                _ => Recv::Refuse(Reason::ReceiverTypeUnknown),
+            }
+        }
+        Receiver::Super | Receiver::Unknown => Recv::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// An argument's static type, where what the source writes shows it.
+pub fn arg_type(cx: &Cx, site: Site, arg: &ArgShape) -> JType {
+    match arg {
+        ArgShape::Literal(l) => literal_type(*l),
+        ArgShape::Name(n) => variable(cx, site, n)
+            .and_then(|v| variable_type(cx, site, v))
+            .map_or(JType::Unknown, |t| t.ty),
+        ArgShape::Path(p) => match type_of_path(cx, site, p) {
+            PathType::Value(t) => t.ty,
+            _ => JType::Unknown,
+        },
+        ArgShape::New(t) | ArgShape::Cast(t) => jtype(tcx(cx), site, t),
+        ArgShape::Call(i) => result_type(cx, site.file, *i).unwrap_or(JType::Unknown),
+        ArgShape::Lambda => JType::Lambda,
+        ArgShape::ClassLiteral => JType::Foreign("java.lang.Class".into()),
+        ArgShape::Unknown => JType::Unknown,
+    }
+}
+
+/// The value a call to `decl` yields, for the next chain round.
+pub fn eval_instance(ty: &JType, family: Family) -> Option<Eval> {
+    match ty {
+        JType::Class(t) => Some(Eval::new(Val::Instance(*t), family)),
+        JType::Foreign(f) => Some(Eval::new(Val::ForeignInstance(f.clone()), family)),
+        _ => None,
+    }
+}
