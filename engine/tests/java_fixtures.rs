@@ -6,8 +6,8 @@
 //! ```text
 //!         helper();
 //! //      ^ callee: p/A.java::A::helper [own_type]
-//! //      ^ callee: p/A.java::A::m [written_type] decl=12     (overload named: line 12)
-//! //      ^ callee: p/A.java::A::m [written_type] decl=unnamed
+//! //      ^ callee: p/A.java::A::m [written_type] @12   (overload named: line 12;
+//! //                                                      no `@` = no declaration named)
 //! //      ^ outside [builtin]            or   ^ outside java.lang.Math.max [builtin]
 //! //      ^ undetermined receiver_type_unknown
 //! //      ^ unresolved no_declaration
@@ -46,7 +46,7 @@ enum Expect {
     Callee {
         qname: String,
         family: String,
-        decl: Option<Option<u32>>,
+        decl: Option<u32>,
     },
     Outside {
         symbol: Option<String>,
@@ -134,10 +134,10 @@ fn parse_what(what: &str) -> Option<Expect> {
     if let Some(rest) = what.strip_prefix("callee:") {
         let (qname, family) = family_of(rest)?;
         let tail = rest[rest.find(']')? + 1..].trim();
-        let decl = match tail.strip_prefix("decl=") {
-            Some("unnamed") => Some(None),
-            Some(n) => Some(Some(n.parse().ok()?)),
-            None => None,
+        let decl = match tail.strip_prefix('@') {
+            Some(n) => Some(n.parse().ok()?),
+            None if tail.is_empty() => None,
+            None => return None,
         };
         return Some(Expect::Callee {
             qname,
@@ -197,7 +197,7 @@ fn describe(c: &CallEntry) -> String {
             let t = c.target.as_ref().unwrap();
             let decl = c
                 .declaration_line
-                .map(|l| format!(" decl={l}"))
+                .map(|l| format!(" @{l}"))
                 .unwrap_or_default();
             format!("callee: {}{family}{decl}", t.qualified_name)
         }
@@ -258,7 +258,7 @@ fn check_one(report: &Report, e: &Expectation) -> Result<(), String> {
                             .as_ref()
                             .is_some_and(|t| &t.qualified_name == qname)
                         && fam == family
-                        && decl.is_none_or(|d| d == c.declaration_line)
+                        && *decl == c.declaration_line
                 }
                 Expect::Outside { symbol, family } => {
                     c.resolution == "outside"

@@ -3,7 +3,7 @@
 //! written type (walked one field at a time), a construction, a cast, a literal,
 //! or a call's declared return type (from the previous chain round).
 
-use crate::facts::{ArgShape, BindingValue, Call, LiteralType, Receiver, ValueExpr};
+use crate::facts::{ArgShape, BindingValue, Call, LiteralType, Receiver, TypeRef, ValueExpr};
 use crate::index::Eid;
 use crate::lang::java::lookup::{field, field_type, own_type, tcx, variable, Var};
 use crate::lang::java::types::{jtype, resolve_type, type_prefix, JType, Named, Site, Via};
@@ -218,6 +218,51 @@ pub fn walk_fields(cx: &Cx, start: Typed, segments: &[String]) -> PathType {
         };
     }
     PathType::Value(cur)
+}
+
+/// The type a receiver's declaration writes, with its type arguments, and where
+/// it is written: a variable or a field path (`this.a.b`, `xs`). Only written
+/// types carry arguments (`List<Node>`); a call's result does not.
+pub fn written_receiver_type<'a>(
+    cx: &Cx<'a>,
+    site: Site,
+    receiver: &Receiver,
+) -> Option<(&'a TypeRef, Site)> {
+    let Receiver::Path(path) = receiver else {
+        return None;
+    };
+    let (first, rest) = path.split_first()?;
+    let mut cur: (&TypeRef, Site) = if first == "this" {
+        let own = own_type(cx.index, site.file, site.decl?)?;
+        let (seg, rest2) = rest.split_first()?;
+        let (owner, f) = field(cx, own, seg)?;
+        return walk_written(cx, (field_type(f)?, Site::of_decl(cx.index, owner)), rest2);
+    } else {
+        match variable(cx, site, first)? {
+            Var::Local(BindingValue::Param { ty: Some(t), .. })
+            | Var::Local(BindingValue::Typed { ty: t, .. }) => (t, site),
+            Var::Local(_) => return None,
+            Var::Field { owner, field } => (field_type(field)?, Site::of_decl(cx.index, owner)),
+        }
+    };
+    cur = walk_written(cx, cur, rest)?;
+    Some(cur)
+}
+
+fn walk_written<'a>(
+    cx: &Cx<'a>,
+    start: (&'a TypeRef, Site),
+    rest: &[String],
+) -> Option<(&'a TypeRef, Site)> {
+    let mut cur = start;
+    for seg in rest {
+        let JType::Class(t) = jtype(tcx(cx), cur.1, cur.0) else {
+            return None;
+        };
+        let (owner, f) = field(cx, t, seg)?;
+        cur = (field_type(f)?, Site::of_decl(cx.index, owner));
+    }
+    Some(cur)
 }
 
 /// The receiver of a member call, typed. `super` is the super rule's own.

@@ -10,8 +10,8 @@ use tree_sitter::Node;
 
 use crate::facts::{
     ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, ReturnValue, Scope,
-    ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
+    Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, ReturnValue,
+    Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::lang::Language;
 
@@ -47,8 +47,9 @@ enum Shape {
     /// `f().a.b`.
     CallThen(CallIdx, Vec<String>),
     New(TypeRef),
-    /// `new T() { … }`: an instance of a subclass of T the tree cannot name.
-    Anonymous(TypeRef),
+    /// `new T() { … }` (the construction's call): an instance of the anonymous
+    /// subclass of T.
+    Anonymous(TypeRef, CallIdx),
     Cast(TypeRef),
     Literal(LiteralType),
     Lambda(Option<DeclIdx>),
@@ -70,9 +71,8 @@ impl Shape {
             Shape::Literal(l) => Receiver::Literal(l),
             Shape::Super => Receiver::Super,
             Shape::QualifiedThis(t) => Receiver::QualifiedThis(t),
-            Shape::Unknown | Shape::Anonymous(_) | Shape::Lambda(_) | Shape::ClassLiteral => {
-                Receiver::Unknown
-            }
+            Shape::Anonymous(_, i) => Receiver::Call(i),
+            Shape::Unknown | Shape::Lambda(_) | Shape::ClassLiteral => Receiver::Unknown,
         }
     }
 
@@ -82,7 +82,7 @@ impl Shape {
             Shape::Path(p) => ArgShape::Path(p),
             Shape::Call(i) => ArgShape::Call(i),
             // An anonymous subclass of T is a T for overload selection.
-            Shape::New(t) | Shape::Anonymous(t) => ArgShape::New(t),
+            Shape::New(t) | Shape::Anonymous(t, _) => ArgShape::New(t),
             Shape::Cast(t) => ArgShape::Cast(t),
             Shape::Literal(l) => ArgShape::Literal(l),
             Shape::Lambda(_) => ArgShape::Lambda,
@@ -97,7 +97,7 @@ impl Shape {
         match self {
             Shape::Name(n) => ValueExpr::Name(n),
             Shape::Path(p) => ValueExpr::Attribute { path: p },
-            Shape::Call(i) => ValueExpr::CallResult(i),
+            Shape::Call(i) | Shape::Anonymous(_, i) => ValueExpr::CallResult(i),
             Shape::New(t) => ValueExpr::New(t),
             Shape::Literal(l) => ValueExpr::Literal(l),
             Shape::Lambda(Some(d)) => ValueExpr::Lambda(d),
@@ -139,12 +139,7 @@ impl<'s> Extractor<'s> {
                 is_package_init: false,
                 parse_errors: 0,
                 decls: Vec::new(),
-                scopes: vec![Scope {
-                    kind: ScopeKind::Module,
-                    parent: None,
-                    owner: None,
-                    bindings: Vec::new(),
-                }],
+                scopes: vec![Scope::new(ScopeKind::Module, None, None)],
                 imports: Vec::new(),
                 calls: Vec::new(),
                 refs: Vec::new(),
@@ -318,12 +313,9 @@ impl<'s> Extractor<'s> {
     // ----- scopes, declarations, bindings -------------------------------------------------
 
     fn push_scope(&mut self, kind: ScopeKind, owner: Option<DeclIdx>) -> ScopeIdx {
-        self.facts.scopes.push(Scope {
-            kind,
-            parent: Some(self.scope),
-            owner,
-            bindings: Vec::new(),
-        });
+        self.facts
+            .scopes
+            .push(Scope::new(kind, Some(self.scope), owner));
         (self.facts.scopes.len() - 1) as ScopeIdx
     }
 
@@ -436,6 +428,7 @@ impl<'s> Extractor<'s> {
                 value: None,
                 line: line_of(node),
                 is_static: false,
+                scope: self.scope,
             })
             .collect();
         let decl = Decl {
@@ -456,6 +449,7 @@ impl<'s> Extractor<'s> {
             fields,
             returns_value: None,
             type_params,
+            decorators: self.annotations(node),
         };
         let idx = self.push_decl(decl);
         self.bind_if_local(&name, idx);
@@ -516,6 +510,27 @@ impl<'s> Extractor<'s> {
                 out.push(t);
             }
         }
+        out
+    }
+
+    /// `@A` / `@a.B(…)` on a declaration, in source order.
+    fn annotations(&self, node: Node) -> Vec<Decorator> {
+        let mut cursor = node.walk();
+        let Some(modifiers) = node.children(&mut cursor).find(|c| c.kind() == "modifiers") else {
+            return Vec::new();
+        };
+        let mut c2 = modifiers.walk();
+        let out = modifiers
+            .named_children(&mut c2)
+            .filter(|a| matches!(a.kind(), "annotation" | "marker_annotation"))
+            .filter_map(|a| {
+                let name = a.child_by_field_name("name")?;
+                Some(Decorator {
+                    path: self.dotted(name),
+                    called: a.child_by_field_name("arguments").is_some(),
+                })
+            })
+            .collect();
         out
     }
 
@@ -633,6 +648,7 @@ impl<'s> Extractor<'s> {
             fields: Vec::new(),
             returns_value: None,
             type_params: self.type_parameters(node),
+            decorators: self.annotations(node),
         };
         let idx = self.push_decl(decl);
         let Some(body) = node.child_by_field_name("body") else {
@@ -708,6 +724,7 @@ impl<'s> Extractor<'s> {
                     value,
                     line: line_of(name),
                     is_static,
+                    scope: self.scope,
                 };
                 self.facts.decls[t as usize].fields.push(field);
             }
@@ -729,6 +746,7 @@ impl<'s> Extractor<'s> {
                 value: None,
                 line: line_of(name),
                 is_static: true,
+                scope: self.scope,
             };
             self.facts.decls[owner as usize].fields.push(field);
         }
@@ -933,6 +951,7 @@ impl<'s> Extractor<'s> {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            decorators: Vec::new(),
         };
         let idx = self.push_decl(decl);
         let saved = (self.scope, self.owner);
@@ -977,6 +996,7 @@ impl<'s> Extractor<'s> {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            decorators: Vec::new(),
         };
         let idx = self.push_decl(decl);
         self.type_body(idx, body, depth);
@@ -1090,11 +1110,13 @@ impl<'s> Extractor<'s> {
             self.wrote(type_node.start_byte(), type_node.end_byte())
         );
         let type_args = count_named(node.child_by_field_name("type_arguments"));
-        self.push_call(name_token, callee, CallKind::New, args, type_args, wrote);
+        let idx = self.push_call(name_token, callee, CallKind::New, args, type_args, wrote);
         match body {
             Some(b) => {
+                // Declared at the construction's own name token: the resolver finds
+                // the class the construction reaches by that position.
                 self.anonymous_class(ty.clone(), name_token, b, depth);
-                Shape::Anonymous(ty)
+                Shape::Anonymous(ty, idx)
             }
             None => Shape::New(ty),
         }

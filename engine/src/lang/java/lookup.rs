@@ -73,6 +73,22 @@ pub fn constructors(index: &TreeIndex, ty: Eid) -> Vec<Eid> {
         .collect()
 }
 
+/// The anonymous class a `new T(…) { … }` declares. The frontend declares it at
+/// the construction's own name token, and a file's declarations are in source
+/// order of their names, so a binary search finds it.
+pub fn anonymous_class_at(index: &TreeIndex, file: u32, line: u32, column: u32) -> Option<Eid> {
+    let decls = &index.file(file).decls;
+    let start = decls.partition_point(|d| (d.line, d.column) < (line, column));
+    decls[start..]
+        .iter()
+        .take_while(|d| (d.line, d.column) == (line, column))
+        .position(|d| d.kind == DeclKind::Class && d.name.starts_with("<anonymous"))
+        .map(|i| Eid {
+            file,
+            decl: (start + i) as DeclIdx,
+        })
+}
+
 /// A field by name on a type or the first of its ancestors that declares it.
 pub fn field<'a>(cx: &Cx<'a>, ty: Eid, name: &str) -> Option<(Eid, &'a Field)> {
     for t in order(cx, ty) {

@@ -205,13 +205,10 @@ fn unbox(name: &str) -> Option<&'static str> {
         .map(|(p, _)| *p)
 }
 
-/// Outside types a final outside type is assignable to; `None` when the type is
-/// not final (its supertypes are not known).
-fn final_supertypes(name: &str) -> Option<&'static [&'static str]> {
-    policy::FINAL_TYPES
-        .iter()
-        .find(|(t, _)| *t == simple(name))
-        .map(|(_, s)| *s)
+/// The supertypes of a platform type whose hierarchy the policy knows; `None`
+/// for any other outside type (its supertypes are not known).
+fn known_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
+    policy::jdk_supertypes(fqn)
 }
 
 fn is_object(name: &str) -> bool {
@@ -239,7 +236,9 @@ fn compatible(cx: &Cx, arg: &JType, param: &JType, boxing: bool) -> Fit {
         (Prim(a), Prim(p)) => Fit::from(widens(a, p)),
         (Prim(a), Foreign(p)) if boxing => match box_of(a) {
             Some(b) => Fit::from(
-                simple(p) == b || final_supertypes(b).is_some_and(|s| s.contains(&simple(p))),
+                simple(p) == b
+                    || known_supertypes(&format!("java.lang.{b}"))
+                        .is_some_and(|s| s.contains(&simple(p))),
             ),
             None => Fit::No,
         },
@@ -270,7 +269,7 @@ fn compatible(cx: &Cx, arg: &JType, param: &JType, boxing: bool) -> Fit {
             if same_outside(a, p) || is_object(p) {
                 Fit::Yes
             } else {
-                match final_supertypes(a) {
+                match known_supertypes(a) {
                     Some(supers) => Fit::from(supers.contains(&simple(p))),
                     None => Fit::Maybe,
                 }

@@ -248,11 +248,13 @@ pub const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Final outside types and the outside types they are assignable to (by simple
-/// name): an argument of one of these contradicts any other parameter type.
-pub const FINAL_TYPES: &[(&str, &[&str])] = &[
+/// Platform types whose supertypes are fixed by the JDK, with every supertype (by
+/// simple name). An argument whose static type is one of these fits exactly the
+/// parameter types listed (or its own); any other outside type is left unknown.
+pub const JDK_TYPES: &[(&str, &[&str])] = &[
+    ("java.lang.Object", &[]),
     (
-        "String",
+        "java.lang.String",
         &[
             "Object",
             "CharSequence",
@@ -263,7 +265,7 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Integer",
+        "java.lang.Integer",
         &[
             "Object",
             "Number",
@@ -274,7 +276,7 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Long",
+        "java.lang.Long",
         &[
             "Object",
             "Number",
@@ -285,7 +287,7 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Short",
+        "java.lang.Short",
         &[
             "Object",
             "Number",
@@ -295,7 +297,7 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Byte",
+        "java.lang.Byte",
         &[
             "Object",
             "Number",
@@ -305,18 +307,7 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Double",
-        &[
-            "Object",
-            "Number",
-            "Comparable",
-            "Serializable",
-            "Constable",
-            "ConstantDesc",
-        ],
-    ),
-    (
-        "Float",
+        "java.lang.Double",
         &[
             "Object",
             "Number",
@@ -327,15 +318,50 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Character",
+        "java.lang.Float",
+        &[
+            "Object",
+            "Number",
+            "Comparable",
+            "Serializable",
+            "Constable",
+            "ConstantDesc",
+        ],
+    ),
+    (
+        "java.lang.Character",
         &["Object", "Comparable", "Serializable", "Constable"],
     ),
     (
-        "Boolean",
+        "java.lang.Boolean",
         &["Object", "Comparable", "Serializable", "Constable"],
     ),
+    ("java.lang.Number", &["Object", "Serializable"]),
+    ("java.lang.CharSequence", &["Object"]),
     (
-        "Class",
+        "java.lang.StringBuilder",
+        &[
+            "Object",
+            "AbstractStringBuilder",
+            "CharSequence",
+            "Appendable",
+            "Serializable",
+            "Comparable",
+        ],
+    ),
+    (
+        "java.lang.StringBuffer",
+        &[
+            "Object",
+            "AbstractStringBuilder",
+            "CharSequence",
+            "Appendable",
+            "Serializable",
+            "Comparable",
+        ],
+    ),
+    (
+        "java.lang.Class",
         &[
             "Object",
             "Type",
@@ -343,8 +369,214 @@ pub const FINAL_TYPES: &[(&str, &[&str])] = &[
             "AnnotatedElement",
             "Serializable",
             "TypeDescriptor",
+            "OfField",
         ],
     ),
+    ("java.lang.Throwable", &["Object", "Serializable"]),
+    (
+        "java.lang.Exception",
+        &["Object", "Throwable", "Serializable"],
+    ),
+    (
+        "java.lang.RuntimeException",
+        &["Object", "Exception", "Throwable", "Serializable"],
+    ),
+    (
+        "java.lang.IllegalArgumentException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.IllegalStateException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.io.IOException",
+        &["Object", "Exception", "Throwable", "Serializable"],
+    ),
+    ("java.io.File", &["Object", "Serializable", "Comparable"]),
+    (
+        "java.io.InputStream",
+        &["Object", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.OutputStream",
+        &["Object", "Closeable", "AutoCloseable", "Flushable"],
+    ),
+    (
+        "java.io.Reader",
+        &["Object", "Readable", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.Writer",
+        &[
+            "Object",
+            "Appendable",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    ("java.net.URL", &["Object", "Serializable"]),
+    ("java.net.URI", &["Object", "Comparable", "Serializable"]),
+    ("java.nio.charset.Charset", &["Object", "Comparable"]),
+    (
+        "java.nio.file.Path",
+        &["Object", "Comparable", "Iterable", "Watchable"],
+    ),
+    ("java.util.regex.Pattern", &["Object", "Serializable"]),
+    ("java.util.regex.Matcher", &["Object", "MatchResult"]),
+    ("java.util.Collection", &["Object", "Iterable"]),
+    ("java.util.List", &["Object", "Collection", "Iterable"]),
+    ("java.util.Set", &["Object", "Collection", "Iterable"]),
+    ("java.util.Map", &["Object"]),
+    ("java.util.Iterator", &["Object"]),
+    ("java.lang.Iterable", &["Object"]),
+    (
+        "java.util.ArrayList",
+        &[
+            "Object",
+            "AbstractList",
+            "AbstractCollection",
+            "List",
+            "Collection",
+            "Iterable",
+            "RandomAccess",
+            "Cloneable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.util.LinkedList",
+        &[
+            "Object",
+            "AbstractSequentialList",
+            "AbstractList",
+            "AbstractCollection",
+            "List",
+            "Deque",
+            "Queue",
+            "Collection",
+            "Iterable",
+            "Cloneable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.util.HashSet",
+        &[
+            "Object",
+            "AbstractSet",
+            "AbstractCollection",
+            "Set",
+            "Collection",
+            "Iterable",
+            "Cloneable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.util.LinkedHashSet",
+        &[
+            "Object",
+            "HashSet",
+            "AbstractSet",
+            "AbstractCollection",
+            "Set",
+            "Collection",
+            "Iterable",
+            "Cloneable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.util.HashMap",
+        &["Object", "AbstractMap", "Map", "Cloneable", "Serializable"],
+    ),
+    (
+        "java.util.LinkedHashMap",
+        &[
+            "Object",
+            "HashMap",
+            "AbstractMap",
+            "Map",
+            "Cloneable",
+            "Serializable",
+        ],
+    ),
+];
+
+/// Outside container methods that hand back one of the receiver's type
+/// arguments: (type, method, index of the type argument). Read only where the
+/// receiver's type is written with its arguments (`List<Node> xs; xs.get(0)`).
+pub const ELEMENT_RESULTS: &[(&str, &str, usize)] = &[
+    ("java.util.List", "get", 0),
+    ("java.util.ArrayList", "get", 0),
+    ("java.util.LinkedList", "get", 0),
+    ("java.util.List", "set", 0),
+    ("java.util.ArrayList", "set", 0),
+    ("java.util.LinkedList", "getFirst", 0),
+    ("java.util.LinkedList", "getLast", 0),
+    ("java.util.LinkedList", "removeFirst", 0),
+    ("java.util.LinkedList", "removeLast", 0),
+    ("java.util.LinkedList", "peek", 0),
+    ("java.util.LinkedList", "poll", 0),
+    ("java.util.LinkedList", "pop", 0),
+    ("java.util.Stack", "peek", 0),
+    ("java.util.Stack", "pop", 0),
+    ("java.util.Stack", "get", 0),
+    ("java.util.Deque", "peek", 0),
+    ("java.util.Deque", "pop", 0),
+    ("java.util.Deque", "poll", 0),
+    ("java.util.Deque", "peekFirst", 0),
+    ("java.util.Deque", "peekLast", 0),
+    ("java.util.Deque", "pollFirst", 0),
+    ("java.util.Deque", "pollLast", 0),
+    ("java.util.Deque", "getFirst", 0),
+    ("java.util.Deque", "getLast", 0),
+    ("java.util.ArrayDeque", "peek", 0),
+    ("java.util.ArrayDeque", "pop", 0),
+    ("java.util.ArrayDeque", "poll", 0),
+    ("java.util.ArrayDeque", "peekFirst", 0),
+    ("java.util.ArrayDeque", "peekLast", 0),
+    ("java.util.ArrayDeque", "getFirst", 0),
+    ("java.util.ArrayDeque", "getLast", 0),
+    ("java.util.Queue", "peek", 0),
+    ("java.util.Queue", "poll", 0),
+    ("java.util.Queue", "element", 0),
+    ("java.util.Iterator", "next", 0),
+    ("java.util.ListIterator", "next", 0),
+    ("java.util.ListIterator", "previous", 0),
+    ("java.util.Map", "get", 1),
+    ("java.util.HashMap", "get", 1),
+    ("java.util.LinkedHashMap", "get", 1),
+    ("java.util.TreeMap", "get", 1),
+    ("java.util.Map", "getOrDefault", 1),
+    ("java.util.HashMap", "getOrDefault", 1),
+    ("java.util.Map", "computeIfAbsent", 1),
+    ("java.util.HashMap", "computeIfAbsent", 1),
+    ("java.util.Map.Entry", "getKey", 0),
+    ("java.util.Map.Entry", "getValue", 1),
+    ("java.util.Optional", "get", 0),
+    ("java.util.Optional", "orElse", 0),
+    ("java.util.Optional", "orElseThrow", 0),
+    ("java.util.Optional", "orElseGet", 0),
+    ("java.lang.ThreadLocal", "get", 0),
+    ("java.lang.ref.WeakReference", "get", 0),
+    ("java.lang.ref.SoftReference", "get", 0),
+    ("java.util.concurrent.atomic.AtomicReference", "get", 0),
+    ("java.util.function.Supplier", "get", 0),
 ];
 
 /// Outside types a lambda or method reference can never target.
@@ -422,6 +654,22 @@ pub const HANDS_BACK: &[(&str, &str, &str)] = &[
     ("java.lang.String", "intern", "java.lang.String"),
     ("java.lang.String", "repeat", "java.lang.String"),
     ("java.lang.String", "formatted", "java.lang.String"),
+    ("java.lang.Appendable", "append", "java.lang.Appendable"),
+    (
+        "java.util.regex.Pattern",
+        "matcher",
+        "java.util.regex.Matcher",
+    ),
+    ("java.util.regex.Matcher", "group", "java.lang.String"),
+    ("java.nio.charset.Charset", "name", "java.lang.String"),
+    (
+        "java.nio.charset.Charset",
+        "displayName",
+        "java.lang.String",
+    ),
+    ("java.lang.Class", "getName", "java.lang.String"),
+    ("java.lang.Class", "getSimpleName", "java.lang.String"),
+    ("java.net.URL", "toExternalForm", "java.lang.String"),
 ];
 
 /// Static outside methods with a known outside result: (type, method, result).
@@ -430,7 +678,33 @@ pub const STATIC_RETURNS: &[(&str, &str, &str)] = &[
     ("java.lang.String", "format", "java.lang.String"),
     ("java.lang.String", "join", "java.lang.String"),
     ("java.lang.String", "copyValueOf", "java.lang.String"),
+    (
+        "java.util.regex.Pattern",
+        "compile",
+        "java.util.regex.Pattern",
+    ),
+    (
+        "java.nio.charset.Charset",
+        "forName",
+        "java.nio.charset.Charset",
+    ),
+    ("java.lang.Integer", "toString", "java.lang.String"),
+    ("java.lang.Integer", "toHexString", "java.lang.String"),
+    ("java.lang.Long", "toString", "java.lang.String"),
 ];
+
+/// The supertypes (simple names) of a platform type the policy knows.
+pub fn jdk_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
+    JDK_TYPES.iter().find(|(t, _)| *t == fqn).map(|(_, s)| *s)
+}
+
+/// Which type argument an outside container method hands back.
+pub fn element_result(receiver: &str, method: &str) -> Option<usize> {
+    ELEMENT_RESULTS
+        .iter()
+        .find(|(r, m, _)| *r == receiver && *m == method)
+        .map(|(_, _, i)| *i)
+}
 
 /// Primitive type names and their boxes.
 pub const BOXES: &[(&str, &str)] = &[

@@ -160,46 +160,44 @@ fn place_on_type(cx: &Cx, file: u32, call: &Call, ty: Eid, name: &str, family: F
         }
         MethodChoice::Ambiguous => Decision::Refuse(Reason::Ambiguous),
         MethodChoice::NoFit => Decision::Refuse(Reason::Refused),
-        MethodChoice::NotInTree => not_declared_in_tree(cx, ty, &order, name),
+        MethodChoice::NotInTree => not_declared_in_tree(cx, ty, &order, name, family),
     }
 }
 
 /// A member no type of the hierarchy declares: a member of every object, an
 /// enum's inherited or synthesised member, or one an outside base supplies.
-fn not_declared_in_tree(cx: &Cx, ty: Eid, order: &[Eid], name: &str) -> Decision {
-    if let Some(d) = implicit_member(cx, ty, name) {
+fn not_declared_in_tree(cx: &Cx, ty: Eid, order: &[Eid], name: &str, family: Family) -> Decision {
+    if let Some(d) = implicit_member(cx, ty, name, family) {
         return d;
     }
     match outside_bases(cx, order) {
-        OutsideBases::None => Decision::Refuse(Reason::NoDeclaration),
+        OutsideBases::None => Decision::Unresolved,
         OutsideBases::Outside(bases) => match outside_bases_with(&bases, name).first() {
             Some(base) => foreign(format!("{base}.{name}")),
-            None => Decision::Refuse(Reason::NoDeclaration),
+            None => Decision::Unresolved,
         },
         OutsideBases::Unsure => Decision::Refuse(Reason::ReceiverTypeUnknown),
     }
 }
 
-/// Members every type has without declaring them: `Object`'s methods, an enum's
-/// `Enum` methods (outside), and javac's synthetic `values()`/`valueOf()` and
-/// record accessors, which have no declaration to name.
-fn implicit_member(cx: &Cx, ty: Eid, name: &str) -> Option<Decision> {
+/// Members every type has without declaring them: `Object`'s methods and an
+/// enum's `Enum` methods (outside the tree), and the members javac synthesises on
+/// a type of the tree — an enum's `values()`/`valueOf()`, a record's accessors —
+/// which reach that type (javac has no other declaration to point at).
+fn implicit_member(cx: &Cx, ty: Eid, name: &str, family: Family) -> Option<Decision> {
     if policy::OBJECT_METHODS.contains(&name) {
         return Some(builtin(format!("java.lang.Object.{name}")));
     }
     let decl = cx.index.decl(ty);
-    match decl.kind {
+    let synthetic = match decl.kind {
         DeclKind::Enum if policy::ENUM_METHODS.contains(&name) => {
-            Some(builtin(format!("java.lang.Enum.{name}")))
+            return Some(builtin(format!("java.lang.Enum.{name}")))
         }
-        DeclKind::Enum if policy::ENUM_SYNTHETIC.contains(&name) => {
-            Some(Decision::Refuse(Reason::UnsupportedSyntax))
-        }
-        DeclKind::Record if decl.fields.iter().any(|f| f.name == name) => {
-            Some(Decision::Refuse(Reason::UnsupportedSyntax))
-        }
-        _ => None,
-    }
+        DeclKind::Enum => policy::ENUM_SYNTHETIC.contains(&name),
+        DeclKind::Record => decl.fields.iter().any(|f| f.name == name),
+        _ => false,
+    };
+    synthetic.then(|| Decision::Place(Placement::in_tree(vec![ty], family)))
 }
 
 /// Place a member call on a typed receiver.
@@ -233,7 +231,7 @@ fn constructor_chain(cx: &Cx, file: u32, call: &Call) -> Decision {
     };
     if word == "this" {
         return match constructors(cx.index, own).as_slice() {
-            [] => Decision::Refuse(Reason::NoDeclaration),
+            [] => Decision::Unresolved,
             ctors => Decision::Place(Placement::in_tree(ctors.to_vec(), Family::OwnType)),
         };
     }
@@ -262,6 +260,10 @@ fn construction(cx: &Cx, file: u32, call: &Call) -> Decision {
     if call.kind != CallKind::New {
         return Decision::Pass;
     }
+    if let Some(anonymous) = lookup::anonymous_class_at(cx.index, file, call.line, call.column) {
+        // javac binds `new T() { … }` to the anonymous class's own constructor.
+        return Decision::Place(Placement::in_tree(vec![anonymous], Family::Construction));
+    }
     let site = call_site(file, call);
     let named = match &call.callee {
         Callee::Name(t) => resolve_type(lookup::tcx(cx), site, std::slice::from_ref(t)),
@@ -274,7 +276,7 @@ fn construction(cx: &Cx, file: u32, call: &Call) -> Decision {
             Family::Construction,
         )),
         Named::Outside { fqn, via } => outside_via(via, &fqn, fqn.clone()),
-        Named::Unresolved => Decision::Refuse(Reason::NoDeclaration),
+        Named::Unresolved => Decision::Unresolved,
         Named::Ambiguous => Decision::Refuse(Reason::Ambiguous),
         Named::TypeParam | Named::Primitive(_) => Decision::Refuse(Reason::Refused),
         Named::Unknown => Decision::Pass,
@@ -325,7 +327,7 @@ fn implicit_this(cx: &Cx, file: u32, call: &Call) -> Decision {
             MethodChoice::NoFit => return Decision::Refuse(Reason::Refused),
             MethodChoice::NotInTree => {}
         }
-        if let Some(d) = implicit_member(cx, t, name) {
+        if let Some(d) = implicit_member(cx, t, name, Family::OwnType) {
             return d;
         }
         match outside_bases(cx, &order) {
@@ -433,7 +435,7 @@ fn from_static_owners(
     match (found.as_slice(), outside.as_slice()) {
         ([one], []) => Decision::Place(Placement::in_tree(one.clone(), Family::Import)),
         ([], [owner, ..]) => outside_via(Via::Import, owner, format!("{owner}.{name}")),
-        ([], []) if unresolved => Decision::Refuse(Reason::NoDeclaration),
+        ([], []) if unresolved => Decision::Unresolved,
         ([], []) => Decision::Pass,
         _ => Decision::Refuse(Reason::Ambiguous),
     }
@@ -478,7 +480,7 @@ fn super_receiver(cx: &Cx, file: u32, call: &Call) -> Decision {
         Superclass::Object if policy::OBJECT_METHODS.contains(&name) => {
             builtin(format!("java.lang.Object.{name}"))
         }
-        Superclass::Object => Decision::Refuse(Reason::NoDeclaration),
+        Superclass::Object => Decision::Unresolved,
         Superclass::Unsure => Decision::Refuse(Reason::ReceiverTypeUnknown),
     }
 }
@@ -562,6 +564,9 @@ fn in_tree_result(
 /// `return` hands back `this`; a type parameter yields nothing.
 fn declaration_result(cx: &Cx, file: u32, call: &Call, target: Eid) -> Option<Eval> {
     let decl = cx.index.decl(target);
+    if decl.kind.is_type() && call.kind == CallKind::Call {
+        return synthetic_member_result(cx, call, target);
+    }
     if decl.kind.is_type() {
         return Some(Eval::new(Val::Instance(target), Family::Construction));
     }
@@ -583,6 +588,27 @@ fn declaration_result(cx: &Cx, file: u32, call: &Call, target: Eid) -> Option<Ev
                 &jtype(lookup::tcx(cx), Site::of_decl(cx.index, target), returns),
                 Family::ReturnType,
             )
+        }
+        _ => None,
+    }
+}
+
+/// What a member javac synthesises yields: `E.valueOf(…)` an E, a record
+/// accessor its component's type; `values()` an array (nothing to follow).
+fn synthetic_member_result(cx: &Cx, call: &Call, ty: Eid) -> Option<Eval> {
+    let decl = cx.index.decl(ty);
+    match decl.kind {
+        DeclKind::Enum if call.name() == "valueOf" => {
+            Some(Eval::new(Val::Instance(ty), Family::ReturnType))
+        }
+        DeclKind::Record => {
+            let field = decl.fields.iter().find(|f| f.name == call.name())?;
+            let written = jtype(
+                lookup::tcx(cx),
+                Site::of_decl(cx.index, ty),
+                field.ty.as_ref()?,
+            );
+            eval_instance(&written, Family::ReturnType)
         }
         _ => None,
     }
@@ -620,7 +646,10 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
         (Callee::Member { receiver, name }, CallKind::Call) => {
             match eval::receiver(cx, site, receiver) {
                 Recv::Foreign { fqn } => {
-                    policy::foreign_result(&fqn, name, call.args.len())?.to_string()
+                    match policy::foreign_result(&fqn, name, call.args.len()) {
+                        Some(result) => result.to_string(),
+                        None => return element_result(cx, site, receiver, &fqn, name),
+                    }
                 }
                 Recv::OutsideType { fqn, .. } => policy::static_result(&fqn, name)?.to_string(),
                 _ => return None,
@@ -629,6 +658,15 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
         _ => return None,
     };
     Some(Eval::new(Val::ForeignInstance(fqn), Family::ReturnType))
+}
+
+/// `xs.get(i)` where `xs` is declared `List<Node>`: the type argument the
+/// container method hands back (S43), resolved where the declaration writes it.
+fn element_result(cx: &Cx, site: Site, receiver: &Receiver, fqn: &str, name: &str) -> Option<Eval> {
+    let index = policy::element_result(fqn, name)?;
+    let (written, at) = eval::written_receiver_type(cx, site, receiver)?;
+    let argument = written.args.get(index)?;
+    eval_instance(&jtype(lookup::tcx(cx), at, argument), Family::ReturnType)
 }
 
 // ----- method references -----------------------------------------------------------------

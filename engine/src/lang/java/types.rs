@@ -291,8 +291,8 @@ fn local_class(index: &TreeIndex, site: Site, name: &str) -> Option<Eid> {
     let mut cur = site.scope;
     while let Some(s) = cur {
         let scope = &file.scopes[s as usize];
-        for b in scope.bindings.iter().rev() {
-            if b.name == name && b.line <= site.line {
+        for b in scope.named(name).rev() {
+            if b.line <= site.line {
                 if let crate::facts::BindingValue::Decl(d) = b.value {
                     if file.decls[d as usize].kind.is_type() {
                         return Some(Eid {
