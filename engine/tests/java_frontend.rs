@@ -355,3 +355,42 @@ fn reports_are_deterministic() {
     };
     assert_eq!(run(1), run(4));
 }
+
+/// The resolver finds an anonymous class by its construction's position with a
+/// binary search: a file's declarations must be in source order of their names.
+#[test]
+fn declarations_are_in_source_order() {
+    let src = "package p;\n@Ann(x = 1)\nclass A<T extends B> extends C {\n  Runnable r = () -> new D() { void e() {} };\n  \
+               @Override public <U> U f(U u) {\n    class L { void g() { new H() {}; } }\n    return h(v -> new I() {\n      \
+               void j() { Runnable k = () -> {}; }\n    });\n  }\n  enum E { X { void m() {} }, Y; E() {} }\n  record R(int a) { R {} }\n}\n\
+               interface K { default void n() { new Object() {}; } }\n";
+    let f = facts(src);
+    assert!(f.decls.len() > 12);
+    for pair in f.decls.windows(2) {
+        assert!(
+            (pair[0].line, pair[0].column) < (pair[1].line, pair[1].column),
+            "{} at {}:{} before {} at {}:{}",
+            pair[0].name,
+            pair[0].line,
+            pair[0].column,
+            pair[1].name,
+            pair[1].line,
+            pair[1].column
+        );
+    }
+    // Every anonymous class sits at its construction's name token.
+    for d in f.decls.iter().filter(|d| d.name.starts_with("<anonymous")) {
+        let at_construction = f
+            .calls
+            .iter()
+            .any(|c| c.kind == CallKind::New && (c.line, c.column) == (d.line, d.column));
+        let enum_constant = d.bases.first().is_some_and(|b| b.path == ["E"]);
+        assert!(
+            at_construction || enum_constant,
+            "{} at {}:{}",
+            d.name,
+            d.line,
+            d.column
+        );
+    }
+}

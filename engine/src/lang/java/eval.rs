@@ -6,9 +6,12 @@
 use crate::facts::{ArgShape, BindingValue, Call, LiteralType, Receiver, TypeRef, ValueExpr};
 use crate::index::Eid;
 use crate::lang::java::lookup::{field, field_type, own_type, tcx, variable, Var};
+use crate::lang::java::resolve::JAVA;
 use crate::lang::java::types::{jtype, resolve_type, type_prefix, JType, Named, Site, Via};
 use crate::resolve::family::{Family, Reason};
-use crate::resolve::{Cx, Eval, Val};
+use crate::resolve::{Cx, Eval, LanguageResolver, Resolution, Val};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Where a call is written.
 pub fn call_site(file: u32, call: &Call) -> Site {
@@ -97,11 +100,68 @@ pub fn literal_type(l: LiteralType) -> JType {
 
 /// The type a call's result has, from the previous chain round.
 pub fn result_type(cx: &Cx, file: u32, call: u32) -> Option<JType> {
-    match cx.results.get(file, call).map(|e| &e.val) {
-        Some(Val::Instance(t)) => Some(JType::Class(*t)),
-        Some(Val::ForeignInstance(f)) => Some(JType::Foreign(f.clone())),
+    match cx.results.get(file, call) {
+        Some(eval) => instance_type(eval),
+        None => chain_link_now(cx, file, call),
+    }
+}
+
+fn instance_type(eval: &Eval) -> Option<JType> {
+    match &eval.val {
+        Val::Instance(t) => Some(JType::Class(*t)),
+        Val::ForeignInstance(f) => Some(JType::Foreign(f.clone())),
         _ => None,
     }
+}
+
+/// How many links of a receiver chain one call may evaluate on the spot.
+const CHAIN_DEPTH: u32 = 24;
+
+/// Chain links evaluated on the spot, by (file, call), for the chain being
+/// resolved now.
+type ChainMemo = HashMap<(u32, u32), Option<JType>>;
+
+thread_local! {
+    /// How deep the on-the-spot evaluation is, and the links it has evaluated:
+    /// each link once, never deeper than `CHAIN_DEPTH`.
+    static CHAIN: RefCell<(u32, ChainMemo)> = RefCell::new((0, HashMap::new()));
+}
+
+/// A link of a receiver chain the previous round has no result for (a fluent
+/// chain longer than the shared chain rounds): resolve it now, bounded and
+/// memoised, with the same rules the round would use.
+fn chain_link_now(cx: &Cx, file: u32, call: u32) -> Option<JType> {
+    let (depth, known) = CHAIN.with(|c| {
+        let c = c.borrow();
+        (c.0, c.1.get(&(file, call)).cloned())
+    });
+    if let Some(known) = known {
+        return known;
+    }
+    if depth >= CHAIN_DEPTH {
+        return None;
+    }
+    CHAIN.with(|c| c.borrow_mut().0 += 1);
+    let facts = cx.index.file(file);
+    let link = &facts.calls[call as usize];
+    let result = match crate::resolve::run_rules(cx, file, link, None) {
+        Resolution::Placed(p) => JAVA
+            .call_result(cx, file, link, &p)
+            .as_ref()
+            .and_then(instance_type),
+        _ => None,
+    };
+    CHAIN.with(|c| {
+        let mut c = c.borrow_mut();
+        c.0 -= 1;
+        if c.0 == 0 {
+            // The outermost evaluation is done: nothing carries over to the next call.
+            c.1.clear();
+        } else {
+            c.1.insert((file, call), result.clone());
+        }
+    });
+    result
 }
 
 /// The type a variable holds: its declared type, or what its initializer shows.

@@ -72,7 +72,15 @@ impl Shape {
             Shape::Super => Receiver::Super,
             Shape::QualifiedThis(t) => Receiver::QualifiedThis(t),
             Shape::Anonymous(_, i) => Receiver::Call(i),
-            Shape::Unknown | Shape::Lambda(_) | Shape::ClassLiteral => Receiver::Unknown,
+            // `X.class` is an instance of java.lang.Class (written in full so no
+            // type of the tree named `Class` can capture it).
+            Shape::ClassLiteral => Receiver::New(TypeRef {
+                path: vec!["java".into(), "lang".into(), "Class".into()],
+                args: Vec::new(),
+                is_self: false,
+                array: false,
+            }),
+            Shape::Unknown | Shape::Lambda(_) => Receiver::Unknown,
         }
     }
 

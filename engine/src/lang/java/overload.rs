@@ -8,7 +8,7 @@
 use crate::facts::{Call, DeclKind};
 use crate::index::Eid;
 use crate::lang::java::eval::{arg_type, call_site};
-use crate::lang::java::lookup::tcx;
+use crate::lang::java::lookup::{order, outside_bases, tcx, OutsideBases};
 use crate::lang::java::policy;
 use crate::lang::java::types::{jtype, JType, Site};
 use crate::resolve::overload::by_arity;
@@ -73,11 +73,20 @@ pub fn select(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid
     let site = call_site(file, call);
     let args: Vec<JType> = call.args.iter().map(|a| arg_type(cx, site, a)).collect();
     let cands: Vec<Candidate> = candidates.iter().map(|&c| candidate(cx, c)).collect();
-    for phase in [Phase::Strict, Phase::Loose, Phase::Varargs] {
-        let fits: Vec<Fit> = cands
-            .iter()
-            .map(|c| applicable(cx, &args, c, phase))
-            .collect();
+    let phases = [Phase::Strict, Phase::Loose, Phase::Varargs];
+    let by_phase: Vec<Vec<Fit>> = phases
+        .iter()
+        .map(|&phase| {
+            cands
+                .iter()
+                .map(|c| applicable(cx, &args, c, phase))
+                .collect()
+        })
+        .collect();
+    if let Some(only) = the_only_possible(&cands, &by_phase) {
+        return Some(only);
+    }
+    for (fits, &phase) in by_phase.iter().zip(&phases) {
         if fits.iter().all(|f| *f == Fit::No) {
             continue;
         }
@@ -87,13 +96,28 @@ pub fn select(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid
         }
         let yes: Vec<&Candidate> = cands
             .iter()
-            .zip(&fits)
+            .zip(fits)
             .filter(|(_, f)| **f == Fit::Yes)
             .map(|(c, _)| c)
             .collect();
         return most_specific(cx, &yes, args.len(), phase);
     }
     None
+}
+
+/// Every other candidate is contradicted in every phase: the one that is not is
+/// the declaration the call (which compiles) reaches, whatever its unknowns.
+fn the_only_possible(cands: &[Candidate], by_phase: &[Vec<Fit>]) -> Option<Eid> {
+    let possible: Vec<Eid> = cands
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| by_phase.iter().any(|fits| fits[*i] != Fit::No))
+        .map(|(_, c)| c.eid)
+        .collect();
+    match possible.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
 }
 
 fn candidate(cx: &Cx, eid: Eid) -> Candidate {
@@ -215,6 +239,30 @@ fn is_object(name: &str) -> bool {
     simple(name) == "Object"
 }
 
+/// An instance of a type of the tree passed where an outside type is declared:
+/// only through the outside bases its hierarchy writes.
+fn class_to_outside(cx: &Cx, a: Eid, p: &str) -> Fit {
+    if is_object(p) {
+        return Fit::Yes;
+    }
+    match outside_bases(cx, &order(cx, a)) {
+        OutsideBases::None => Fit::No,
+        OutsideBases::Unsure => Fit::Maybe,
+        OutsideBases::Outside(bases) => {
+            let reaches = |b: &String| {
+                same_outside(b, p) || known_supertypes(b).is_some_and(|s| s.contains(&simple(p)))
+            };
+            if bases.iter().any(reaches) {
+                Fit::Yes
+            } else if bases.iter().all(|b| known_supertypes(b).is_some()) {
+                Fit::No
+            } else {
+                Fit::Maybe
+            }
+        }
+    }
+}
+
 /// Whether an argument of type `arg` may be passed where `param` is declared.
 fn compatible(cx: &Cx, arg: &JType, param: &JType, boxing: bool) -> Fit {
     use JType::*;
@@ -247,22 +295,15 @@ fn compatible(cx: &Cx, arg: &JType, param: &JType, boxing: bool) -> Fit {
         (Class(a), Class(p)) => {
             if cx.hierarchy.is_subtype(*a, *p) {
                 Fit::Yes
-            } else if cx.hierarchy.has_unknown_base(*a) {
-                // A base the tree could not resolve may still lead to p.
+            } else if outside_bases(cx, &order(cx, *a)) == OutsideBases::Unsure {
+                // A base the tree could not resolve may still lead to p (an outside
+                // base never leads back into the tree).
                 Fit::Maybe
             } else {
                 Fit::No
             }
         }
-        (Class(a), Foreign(p)) => {
-            if is_object(p) {
-                Fit::Yes
-            } else if cx.hierarchy.has_unknown_base(*a) {
-                Fit::Maybe
-            } else {
-                Fit::No
-            }
-        }
+        (Class(a), Foreign(p)) => class_to_outside(cx, *a, p),
         // No type outside the tree extends one of the tree's.
         (Foreign(_), Class(_)) => Fit::No,
         (Foreign(a), Foreign(p)) => {

@@ -253,6 +253,15 @@ pub const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
 /// parameter types listed (or its own); any other outside type is left unknown.
 pub const JDK_TYPES: &[(&str, &[&str])] = &[
     ("java.lang.Object", &[]),
+    ("java.lang.Cloneable", &["Object"]),
+    ("java.io.Serializable", &["Object"]),
+    ("java.lang.Runnable", &["Object"]),
+    ("java.lang.Comparable", &["Object"]),
+    ("java.lang.AutoCloseable", &["Object"]),
+    ("java.io.Closeable", &["Object", "AutoCloseable"]),
+    ("java.io.Flushable", &["Object"]),
+    ("java.lang.Appendable", &["Object"]),
+    ("java.lang.Readable", &["Object"]),
     (
         "java.lang.String",
         &[

@@ -636,6 +636,12 @@ fn receiver_type(cx: &Cx, file: u32, call: &Call) -> Option<Eid> {
 /// `append`, `String.valueOf`, any `toString()`) and outside constructions.
 fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
     let site = call_site(file, call);
+    if call.name() == "toString" && call.args.is_empty() && call.kind == CallKind::Call {
+        return Some(Eval::new(
+            Val::ForeignInstance("java.lang.String".into()),
+            Family::ReturnType,
+        ));
+    }
     let fqn = match (&call.callee, call.kind) {
         (Callee::Name(t), CallKind::New) => {
             match resolve_type(lookup::tcx(cx), site, std::slice::from_ref(t)) {
@@ -652,8 +658,13 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
                     }
                 }
                 Recv::OutsideType { fqn, .. } => policy::static_result(&fqn, name)?.to_string(),
+                Recv::Instance { ty, .. } => return inherited_element_result(cx, ty, name),
                 _ => return None,
             }
+        }
+        (Callee::Name(name), CallKind::Call) => {
+            let own = call.caller.and_then(|c| own_type(cx.index, file, c))?;
+            return inherited_element_result(cx, own, name);
         }
         _ => return None,
     };
@@ -667,6 +678,25 @@ fn element_result(cx: &Cx, site: Site, receiver: &Receiver, fqn: &str, name: &st
     let (written, at) = eval::written_receiver_type(cx, site, receiver)?;
     let argument = written.args.get(index)?;
     eval_instance(&jtype(lookup::tcx(cx), at, argument), Family::ReturnType)
+}
+
+/// `elements.get(i)` where `class Elements extends ArrayList<Element>`: an
+/// outside container method reached through an outside base hands back the type
+/// argument the tree writes on that base.
+fn inherited_element_result(cx: &Cx, ty: Eid, name: &str) -> Option<Eval> {
+    for t in lookup::order(cx, ty) {
+        let site = Site::of_decl(cx.index, t);
+        for base in &cx.index.decl(t).bases {
+            let Named::Outside { fqn, .. } = resolve_type(lookup::tcx(cx), site, &base.path) else {
+                continue;
+            };
+            if let Some(index) = policy::element_result(&fqn, name) {
+                let argument = base.args.get(index)?;
+                return eval_instance(&jtype(lookup::tcx(cx), site, argument), Family::ReturnType);
+            }
+        }
+    }
+    None
 }
 
 // ----- method references -----------------------------------------------------------------
