@@ -124,8 +124,9 @@ fn parse_expectation(line: &str) -> Option<(u32, Expect)> {
 
 fn parse_what(what: &str) -> Option<Expect> {
     let family_of = |s: &str| -> Option<(String, String)> {
-        let open = s.find('[')?;
-        let close = s.find(']')?;
+        // The family is the last bracketed word (a symbol may hold `[]`).
+        let open = s.rfind(" [")? + 1;
+        let close = open + s[open..].find(']')?;
         Some((
             s[..open].trim().to_string(),
             s[open + 1..close].trim().to_string(),
@@ -133,7 +134,7 @@ fn parse_what(what: &str) -> Option<Expect> {
     };
     if let Some(rest) = what.strip_prefix("callee:") {
         let (qname, family) = family_of(rest)?;
-        let tail = rest[rest.find(']')? + 1..].trim();
+        let tail = rest[rest.rfind(']')? + 1..].trim();
         let decl = match tail.strip_prefix('@') {
             Some(n) => Some(n.parse().ok()?),
             None if tail.is_empty() => None,

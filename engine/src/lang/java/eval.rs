@@ -4,7 +4,7 @@
 //! or a call's declared return type (from the previous chain round).
 
 use crate::facts::{ArgShape, BindingValue, Call, LiteralType, Receiver, TypeRef, ValueExpr};
-use crate::index::Eid;
+use crate::index::{Eid, TreeIndex};
 use crate::lang::java::lookup::{field, field_type, own_type, tcx, variable, Var};
 use crate::lang::java::resolve::JAVA;
 use crate::lang::java::types::{jtype, resolve_type, type_prefix, JType, Named, Site, Via};
@@ -56,7 +56,7 @@ pub enum Recv {
 }
 
 impl Recv {
-    fn of(t: Typed) -> Recv {
+    fn of(index: &TreeIndex, t: Typed) -> Recv {
         match t.ty {
             JType::Class(ty) => Recv::Instance {
                 ty,
@@ -64,7 +64,7 @@ impl Recv {
             },
             JType::Foreign(fqn) => Recv::Foreign { fqn },
             JType::Array(element) => Recv::Foreign {
-                fqn: format!("{}[]", type_text(&element)),
+                fqn: format!("{}[]", type_text(index, &element)),
             },
             // No call can have a primitive receiver.
             JType::Prim(_) => Recv::Refuse(Reason::Refused),
@@ -75,11 +75,13 @@ impl Recv {
     }
 }
 
-fn type_text(t: &JType) -> String {
+/// A type's name for an outside symbol (`int[]`, `Node[]`).
+pub fn type_text(index: &TreeIndex, t: &JType) -> String {
     match t {
         JType::Prim(p) => p.to_string(),
         JType::Foreign(f) => f.clone(),
-        JType::Array(e) => format!("{}[]", type_text(e)),
+        JType::Class(e) => index.decl(*e).name.clone(),
+        JType::Array(e) => format!("{}[]", type_text(index, e)),
         _ => "?".to_string(),
     }
 }
@@ -252,10 +254,25 @@ pub fn type_of_path(cx: &Cx, site: Site, path: &[String]) -> PathType {
     }
 }
 
+/// The path segment the frontend writes for an array element (`a[i]` is the path
+/// `a`, `[]`).
+pub const ELEMENT: &str = "[]";
+
 /// Follow fields one at a time through their written types.
 pub fn walk_fields(cx: &Cx, start: Typed, segments: &[String]) -> PathType {
     let mut cur = start;
     for seg in segments {
+        if seg == ELEMENT {
+            // `a[i]`: the array's element type.
+            let JType::Array(element) = cur.ty else {
+                return PathType::Refuse(Reason::ReceiverTypeUnknown);
+            };
+            cur = Typed {
+                ty: *element,
+                family: cur.family,
+            };
+            continue;
+        }
         let JType::Class(t) = cur.ty else {
             // A field of an outside type may be typed by one of its type arguments,
             // which can be a type of the tree: no answer.
@@ -316,6 +333,9 @@ fn walk_written<'a>(
 ) -> Option<(&'a TypeRef, Site)> {
     let mut cur = start;
     for seg in rest {
+        if seg == ELEMENT {
+            return None;
+        }
         let JType::Class(t) = jtype(tcx(cx), cur.1, cur.0) else {
             return None;
         };
@@ -329,16 +349,19 @@ fn walk_written<'a>(
 pub fn receiver(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
     match receiver {
         Receiver::Path(p) => match type_of_path(cx, site, p) {
-            PathType::Value(t) => Recv::of(t),
+            PathType::Value(t) => Recv::of(cx.index, t),
             PathType::Type(ty) => Recv::Type { ty },
             PathType::OutsideType { fqn, via } => Recv::OutsideType { fqn, via },
             PathType::Refuse(r) => Recv::Refuse(r),
         },
         Receiver::Call(i) => match result_type(cx, site.file, *i) {
-            Some(ty) => Recv::of(Typed {
-                ty,
-                family: Family::ReturnType,
-            }),
+            Some(ty) => Recv::of(
+                cx.index,
+                Typed {
+                    ty,
+                    family: Family::ReturnType,
+                },
+            ),
             None => Recv::Refuse(Reason::ReceiverTypeUnknown),
         },
         Receiver::CallThen { call, path } => match result_type(cx, site.file, *call) {
@@ -350,20 +373,26 @@ pub fn receiver(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
                 },
                 path,
             ) {
-                PathType::Value(t) => Recv::of(t),
+                PathType::Value(t) => Recv::of(cx.index, t),
                 PathType::Refuse(r) => Recv::Refuse(r),
                 _ => Recv::Refuse(Reason::ReceiverTypeUnknown),
             },
             None => Recv::Refuse(Reason::ReceiverTypeUnknown),
         },
-        Receiver::New(t) => Recv::of(Typed {
-            ty: jtype(tcx(cx), site, t),
-            family: Family::WrittenType,
-        }),
-        Receiver::Literal(l) => Recv::of(Typed {
-            ty: literal_type(*l),
-            family: Family::WrittenType,
-        }),
+        Receiver::New(t) => Recv::of(
+            cx.index,
+            Typed {
+                ty: jtype(tcx(cx), site, t),
+                family: Family::WrittenType,
+            },
+        ),
+        Receiver::Literal(l) => Recv::of(
+            cx.index,
+            Typed {
+                ty: literal_type(*l),
+                family: Family::WrittenType,
+            },
+        ),
         Receiver::QualifiedThis(name) => {
             match resolve_type(tcx(cx), site, std::slice::from_ref(name)) {
                 Named::InTree(ty) => Recv::Instance {
@@ -402,6 +431,9 @@ pub fn eval_instance(ty: &JType, family: Family) -> Option<Eval> {
     match ty {
         JType::Class(t) => Some(Eval::new(Val::Instance(*t), family)),
         JType::Foreign(f) => Some(Eval::new(Val::ForeignInstance(f.clone()), family)),
+        // An array result is not carried to the next round: a foreign instance
+        // named `Node[]` would read as a plain outside type, and an argument of
+        // that type would contradict a `Node...` parameter it fits.
         _ => None,
     }
 }

@@ -254,6 +254,7 @@ impl<'s> Extractor<'s> {
             "explicit_constructor_invocation" => self.constructor_chain(node, d),
             "method_reference" => self.method_reference(node, d),
             "field_access" => self.field_access(node, d),
+            "array_access" => self.array_access(node, d),
             "parenthesized_expression" => match node.named_child(0) {
                 Some(inner) => self.walk(inner, d),
                 None => Shape::Unknown,
@@ -1227,6 +1228,32 @@ impl<'s> Extractor<'s> {
             Shape::Call(i) => Shape::CallThen(i, vec![f]),
             Shape::CallThen(i, mut p) => {
                 p.push(f);
+                Shape::CallThen(i, p)
+            }
+            _ => Shape::Unknown,
+        }
+    }
+
+    /// `a[i]`: the path `a`, `[]` (the element), so a receiver or argument
+    /// `a[i]` is typed by a's element type.
+    fn array_access(&mut self, node: Node, depth: u32) -> Shape {
+        let base = match node.child_by_field_name("array") {
+            Some(a) => self.walk(a, depth),
+            None => Shape::Unknown,
+        };
+        if let Some(index) = node.child_by_field_name("index") {
+            self.walk(index, depth);
+        }
+        let element = "[]".to_string();
+        match base {
+            Shape::Name(n) => Shape::Path(vec![n, element]),
+            Shape::Path(mut p) => {
+                p.push(element);
+                Shape::Path(p)
+            }
+            Shape::Call(i) => Shape::CallThen(i, vec![element]),
+            Shape::CallThen(i, mut p) => {
+                p.push(element);
                 Shape::CallThen(i, p)
             }
             _ => Shape::Unknown,

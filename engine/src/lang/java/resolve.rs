@@ -584,11 +584,47 @@ fn declaration_result(cx: &Cx, file: u32, call: &Call, target: Eid) -> Option<Ev
                 }
             }
             let returns = decl.returns.as_ref()?;
+            if let Some(k) = identity_parameter(decl, returns) {
+                // `<T> T notNull(T x)`: javac infers T from the argument.
+                let argument = call.args.get(k)?;
+                return eval_instance(
+                    &eval::arg_type(cx, call_site(file, call), argument),
+                    Family::ReturnType,
+                );
+            }
             eval_instance(
                 &jtype(lookup::tcx(cx), Site::of_decl(cx.index, target), returns),
                 Family::ReturnType,
             )
         }
+        _ => None,
+    }
+}
+
+/// The one parameter typed by the method's own type parameter that the method
+/// returns (`<T> T notNull(T x, String m)`): the result has the argument's type.
+fn identity_parameter(decl: &crate::facts::Decl, returns: &crate::facts::TypeRef) -> Option<usize> {
+    let [t] = returns.path.as_slice() else {
+        return None;
+    };
+    if returns.array || !returns.args.is_empty() || !decl.type_params.contains(t) {
+        return None;
+    }
+    let typed_t = |p: &crate::facts::Param| {
+        !p.variadic
+            && p.ty
+                .as_ref()
+                .is_some_and(|ty| ty.path == returns.path && !ty.array && ty.args.is_empty())
+    };
+    let positions: Vec<usize> = decl
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| typed_t(p))
+        .map(|(i, _)| i)
+        .collect();
+    match positions.as_slice() {
+        [k] => Some(*k),
         _ => None,
     }
 }
@@ -636,11 +672,19 @@ fn receiver_type(cx: &Cx, file: u32, call: &Call) -> Option<Eid> {
 /// `append`, `String.valueOf`, any `toString()`) and outside constructions.
 fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
     let site = call_site(file, call);
-    if call.name() == "toString" && call.args.is_empty() && call.kind == CallKind::Call {
-        return Some(Eval::new(
-            Val::ForeignInstance("java.lang.String".into()),
-            Family::ReturnType,
-        ));
+    if call.kind == CallKind::Call && call.args.is_empty() {
+        // Object's methods with a known result, whatever the receiver.
+        let known = match call.name() {
+            "toString" => Some("java.lang.String"),
+            "getClass" => Some("java.lang.Class"),
+            _ => None,
+        };
+        if let Some(fqn) = known {
+            return Some(Eval::new(
+                Val::ForeignInstance(fqn.into()),
+                Family::ReturnType,
+            ));
+        }
     }
     let fqn = match (&call.callee, call.kind) {
         (Callee::Name(t), CallKind::New) => {
