@@ -741,8 +741,8 @@ impl<'s> Extractor<'s> {
         // Annotations and other children carry no calls worth walking twice.
     }
 
-    /// `A(1) { … }`: a static field of the enum's own type; arguments and body are
-    /// walked (the body is an anonymous subclass).
+    /// `A(1) { … }`: a static field of the enum's own type, a construction when
+    /// arguments are written, and an anonymous subclass when a body is.
     fn enum_constant(&mut self, node: Node, depth: u32) {
         let Some(owner) = self.current_type() else {
             return self.children(node, depth);
@@ -759,11 +759,15 @@ impl<'s> Extractor<'s> {
             };
             self.facts.decls[owner as usize].fields.push(field);
         }
+        let anchor = node.child_by_field_name("name").unwrap_or(node);
         if let Some(args) = node.child_by_field_name("arguments") {
-            self.children(args, depth);
+            // `A(1)` writes a call of the enum's constructor (named, like every
+            // construction, by the type it builds); a bare `A` writes none.
+            let args = self.arguments(Some(args), depth);
+            let wrote = self.text(anchor).to_string();
+            self.push_call(anchor, Callee::Name(enum_name.clone()), CallKind::New, args, 0, wrote);
         }
         if let Some(body) = node.child_by_field_name("body") {
-            let anchor = node.child_by_field_name("name").unwrap_or(node);
             self.anonymous_class(TypeRef::simple(&enum_name), anchor, body, depth);
         }
     }
