@@ -765,7 +765,14 @@ impl<'s> Extractor<'s> {
             // construction, by the type it builds); a bare `A` writes none.
             let args = self.arguments(Some(args), depth);
             let wrote = self.text(anchor).to_string();
-            self.push_call(anchor, Callee::Name(enum_name.clone()), CallKind::New, args, 0, wrote);
+            self.push_call(
+                anchor,
+                Callee::Name(enum_name.clone()),
+                CallKind::New,
+                args,
+                0,
+                wrote,
+            );
         }
         if let Some(body) = node.child_by_field_name("body") {
             self.anonymous_class(TypeRef::simple(&enum_name), anchor, body, depth);
