@@ -231,6 +231,31 @@ fn bindings_carry_written_types() {
 }
 
 #[test]
+fn arrays_of_arrays_keep_their_element_type() {
+    let f = facts("class A {\n  byte[][] s;\n  int x[][], y;\n  void f(String[]... a) {}\n}\n");
+    let s = f.decls[0].fields[0].ty.as_ref().unwrap();
+    assert!(
+        s.array && s.path.is_empty(),
+        "an array whose element is an array"
+    );
+    assert_eq!(
+        (s.args[0].path.as_slice(), s.args[0].array),
+        (&["byte".to_string()][..], true)
+    );
+    let x = f.decls[0].fields[1].ty.as_ref().unwrap();
+    assert!(x.array && x.path.is_empty() && x.args[0].array);
+    assert!(
+        !f.decls[0].fields[2].ty.as_ref().unwrap().array,
+        "`y` has no dimensions of its own"
+    );
+    let a = &f.decls[1].params[0];
+    assert!(
+        a.variadic && a.ty.as_ref().unwrap().array,
+        "each argument is a String[]"
+    );
+}
+
+#[test]
 fn return_this_is_recorded() {
     let f = facts(
         "class A {\n  A a() { return this; }\n  A b() { if (x) return this; return other; }\n}\n",

@@ -574,8 +574,8 @@ impl<'s> Extractor<'s> {
                     let mut ty = p
                         .child_by_field_name("type")
                         .and_then(|t| self.type_ref(t, 0));
-                    if p.child_by_field_name("dimensions").is_some() {
-                        ty = ty.map(as_array);
+                    if let Some(dims) = p.child_by_field_name("dimensions") {
+                        ty = ty.map(|t| array_of(t, dimension_count(dims)));
                     }
                     out.push(Param {
                         name,
@@ -717,11 +717,7 @@ impl<'s> Extractor<'s> {
                 continue;
             };
             let value = d.child_by_field_name("value").map(|v| self.walk(v, depth));
-            let field_ty = if d.child_by_field_name("dimensions").is_some() {
-                ty.clone().map(as_array)
-            } else {
-                ty.clone()
-            };
+            let field_ty = with_dimensions(ty.clone(), d);
             let value = match value {
                 Some(Shape::New(t)) => Some(ValueExpr::New(t)),
                 _ => None,
@@ -791,11 +787,7 @@ impl<'s> Extractor<'s> {
                 continue;
             };
             let value = d.child_by_field_name("value").map(|v| self.walk(v, depth));
-            let ty = if d.child_by_field_name("dimensions").is_some() {
-                ty.clone().map(as_array)
-            } else {
-                ty.clone()
-            };
+            let ty = with_dimensions(ty.clone(), d);
             let binding = local_binding(ty, value);
             let name_text = self.text(name).to_string();
             self.bind(&name_text, line_of(name), binding);
@@ -811,11 +803,7 @@ impl<'s> Extractor<'s> {
                 .child_by_field_name("type")
                 .and_then(|t| x.type_ref(t, 0));
             if let Some(name) = node.child_by_field_name("name") {
-                let ty = if node.child_by_field_name("dimensions").is_some() {
-                    ty.map(as_array)
-                } else {
-                    ty
-                };
+                let ty = with_dimensions(ty, node);
                 let value = match ty {
                     // `for (var x : xs)`: the element type is not written.
                     Some(t) if !is_var(&t) => BindingValue::Typed { ty: t, value: None },
@@ -1378,10 +1366,14 @@ impl<'s> Extractor<'s> {
                 }
                 base.map(|b| TypeRef { args, ..b })
             }
-            "array_type" => node
-                .child_by_field_name("element")
-                .and_then(|e| self.type_ref(e, d))
-                .map(as_array),
+            "array_type" => {
+                let dims = node
+                    .child_by_field_name("dimensions")
+                    .map_or(1, dimension_count);
+                node.child_by_field_name("element")
+                    .and_then(|e| self.type_ref(e, d))
+                    .map(|t| array_of(t, dims))
+            }
             "annotated_type" => {
                 let mut cursor = node.walk();
                 let inner = node
@@ -1436,9 +1428,44 @@ fn is_var(t: &TypeRef) -> bool {
     t.path.len() == 1 && t.path[0] == "var" && t.args.is_empty() && !t.array
 }
 
+/// `T[]`. An array of arrays has one `array` flag to spend, so `T[][]` is an
+/// array (empty path) whose single type argument is its element type `T[]`.
 fn as_array(mut t: TypeRef) -> TypeRef {
+    if t.array {
+        return TypeRef {
+            path: Vec::new(),
+            args: vec![t],
+            is_self: false,
+            array: true,
+        };
+    }
     t.array = true;
     t
+}
+
+fn array_of(mut t: TypeRef, dims: usize) -> TypeRef {
+    for _ in 0..dims {
+        t = as_array(t);
+    }
+    t
+}
+
+/// How many `[]` a `dimensions` node writes.
+fn dimension_count(dims: Node) -> usize {
+    let mut cursor = dims.walk();
+    let n = dims
+        .children(&mut cursor)
+        .filter(|c| c.kind() == "[")
+        .count();
+    n.max(1)
+}
+
+/// A declarator's own `[]` (`int x[]`) added to the declared type.
+fn with_dimensions(ty: Option<TypeRef>, declarator: Node) -> Option<TypeRef> {
+    match declarator.child_by_field_name("dimensions") {
+        Some(dims) => ty.map(|t| array_of(t, dimension_count(dims))),
+        None => ty,
+    }
 }
 
 fn untyped_param(name: &str) -> Param {

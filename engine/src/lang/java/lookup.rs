@@ -258,6 +258,22 @@ pub fn choose_method(
         .into_iter()
         .filter(|&(_, m)| seen.insert(signature(index, m)))
         .collect();
+    if cx.hierarchy.has_unknown_base(order[0]) {
+        // The arguments contradict every declaration the tree has: the method is
+        // one an outside base declares (`sink.write(byteBuffer)` on a type that
+        // also extends `WritableByteChannel`).
+        let methods: Vec<Eid> = live.iter().map(|&(_, m)| m).collect();
+        if !crate::lang::java::overload::any_possible(cx, file, call, &methods) {
+            let outside_may_declare = match outside_bases(cx, order) {
+                OutsideBases::Outside(bases) => !outside_bases_with(&bases, name).is_empty(),
+                OutsideBases::Unsure => true,
+                OutsideBases::None => false,
+            };
+            if outside_may_declare {
+                return MethodChoice::NotInTree;
+            }
+        }
+    }
     let on_types: HashSet<Eid> = live.iter().map(|&(t, _)| t).collect();
     let chosen = if on_types.len() == 1 {
         live[0].0

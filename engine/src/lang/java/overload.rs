@@ -105,6 +105,18 @@ pub fn select(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid
     None
 }
 
+/// Whether the call's arguments leave any of `candidates` possible in some phase.
+pub fn any_possible(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> bool {
+    let site = call_site(file, call);
+    let args: Vec<JType> = call.args.iter().map(|a| arg_type(cx, site, a)).collect();
+    candidates.iter().any(|&c| {
+        let cand = candidate(cx, c);
+        [Phase::Strict, Phase::Loose, Phase::Varargs]
+            .iter()
+            .any(|&phase| applicable(cx, &args, &cand, phase) != Fit::No)
+    })
+}
+
 /// Every other candidate is contradicted in every phase: the one that is not is
 /// the declaration the call (which compiles) reaches, whatever its unknowns.
 fn the_only_possible(cands: &[Candidate], by_phase: &[Vec<Fit>]) -> Option<Eid> {

@@ -187,6 +187,24 @@ pub const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
         "java.lang.Iterable",
         &["iterator", "forEach", "spliterator"],
     ),
+    ("java.lang.reflect.Type", &["getTypeName"]),
+    (
+        "java.lang.reflect.ParameterizedType",
+        &[
+            "getActualTypeArguments",
+            "getRawType",
+            "getOwnerType",
+            "getTypeName",
+        ],
+    ),
+    (
+        "java.lang.reflect.GenericArrayType",
+        &["getGenericComponentType", "getTypeName"],
+    ),
+    (
+        "java.lang.reflect.WildcardType",
+        &["getUpperBounds", "getLowerBounds", "getTypeName"],
+    ),
     (
         "java.util.Iterator",
         &["hasNext", "next", "remove", "forEachRemaining"],
@@ -445,7 +463,248 @@ pub const JDK_TYPES: &[(&str, &[&str])] = &[
         &["Object", "Comparable", "Iterable", "Watchable"],
     ),
     ("java.util.regex.Pattern", &["Object", "Serializable"]),
+    (
+        "java.util.Date",
+        &["Object", "Serializable", "Cloneable", "Comparable"],
+    ),
     ("java.util.regex.Matcher", &["Object", "MatchResult"]),
+    ("java.lang.reflect.Type", &["Object"]),
+    ("java.lang.reflect.ParameterizedType", &["Object", "Type"]),
+    ("java.lang.reflect.GenericArrayType", &["Object", "Type"]),
+    ("java.lang.reflect.WildcardType", &["Object", "Type"]),
+    (
+        "java.lang.reflect.TypeVariable",
+        &["Object", "Type", "AnnotatedElement"],
+    ),
+    (
+        "java.lang.reflect.Field",
+        &["Object", "AccessibleObject", "Member", "AnnotatedElement"],
+    ),
+    (
+        "java.lang.reflect.Method",
+        &[
+            "Object",
+            "Executable",
+            "AccessibleObject",
+            "Member",
+            "GenericDeclaration",
+            "AnnotatedElement",
+        ],
+    ),
+    ("java.lang.Error", &["Object", "Throwable", "Serializable"]),
+    (
+        "java.lang.AssertionError",
+        &["Object", "Error", "Throwable", "Serializable"],
+    ),
+    (
+        "java.lang.NullPointerException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.ClassCastException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.ArithmeticException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.UnsupportedOperationException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.NumberFormatException",
+        &[
+            "Object",
+            "IllegalArgumentException",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.IndexOutOfBoundsException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.ClassNotFoundException",
+        &[
+            "Object",
+            "ReflectiveOperationException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.lang.InterruptedException",
+        &["Object", "Exception", "Throwable", "Serializable"],
+    ),
+    (
+        "java.io.EOFException",
+        &[
+            "Object",
+            "IOException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.io.UncheckedIOException",
+        &[
+            "Object",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.net.MalformedURLException",
+        &[
+            "Object",
+            "IOException",
+            "Exception",
+            "Throwable",
+            "Serializable",
+        ],
+    ),
+    (
+        "java.io.StringReader",
+        &["Object", "Reader", "Readable", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.BufferedReader",
+        &["Object", "Reader", "Readable", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.InputStreamReader",
+        &["Object", "Reader", "Readable", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.StringWriter",
+        &[
+            "Object",
+            "Writer",
+            "Appendable",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.io.PrintWriter",
+        &[
+            "Object",
+            "Writer",
+            "Appendable",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.io.BufferedWriter",
+        &[
+            "Object",
+            "Writer",
+            "Appendable",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.io.OutputStreamWriter",
+        &[
+            "Object",
+            "Writer",
+            "Appendable",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.io.ByteArrayInputStream",
+        &["Object", "InputStream", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.FileInputStream",
+        &["Object", "InputStream", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "java.io.ByteArrayOutputStream",
+        &[
+            "Object",
+            "OutputStream",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.io.FileOutputStream",
+        &[
+            "Object",
+            "OutputStream",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.io.PrintStream",
+        &[
+            "Object",
+            "FilterOutputStream",
+            "OutputStream",
+            "Appendable",
+            "Closeable",
+            "Flushable",
+            "AutoCloseable",
+        ],
+    ),
+    (
+        "java.math.BigInteger",
+        &["Object", "Number", "Comparable", "Serializable"],
+    ),
+    (
+        "java.math.BigDecimal",
+        &["Object", "Number", "Comparable", "Serializable"],
+    ),
     ("java.util.Collection", &["Object", "Iterable"]),
     ("java.util.List", &["Object", "Collection", "Iterable"]),
     ("java.util.Set", &["Object", "Collection", "Iterable"]),

@@ -97,6 +97,10 @@ pub fn primitive(name: &str) -> Option<&'static str> {
 
 /// The static type a written type denotes at `site`.
 pub fn jtype(cx: TypeCx, site: Site, ty: &TypeRef) -> JType {
+    if let (true, [], [element]) = (ty.array, ty.path.as_slice(), ty.args.as_slice()) {
+        // An array of arrays: the element is itself an array type.
+        return JType::Array(Box::new(jtype(cx, site, element)));
+    }
     let element = match resolve_type(cx, site, &ty.path) {
         Named::Primitive(p) => JType::Prim(p),
         Named::InTree(e) => JType::Class(e),
