@@ -188,6 +188,19 @@ pub const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
         &["iterator", "forEach", "spliterator"],
     ),
     ("java.lang.reflect.Type", &["getTypeName"]),
+    ("java.nio.channels.Channel", &["isOpen", "close"]),
+    (
+        "java.nio.channels.ReadableByteChannel",
+        &["read", "isOpen", "close"],
+    ),
+    (
+        "java.nio.channels.WritableByteChannel",
+        &["write", "isOpen", "close"],
+    ),
+    (
+        "java.nio.channels.ByteChannel",
+        &["read", "write", "isOpen", "close"],
+    ),
     (
         "java.lang.reflect.ParameterizedType",
         &[
