@@ -1,6 +1,10 @@
 //! Java: frontend (tree → FileFacts), policy (closed lists, rule order) and the
 //! rules only Java has. See README.md in this folder.
 
+pub mod eval;
 pub mod frontend;
+pub mod lookup;
+pub mod overload;
 pub mod policy;
 pub mod resolve;
+pub mod types;
