@@ -420,7 +420,7 @@ pub fn arg_type(cx: &Cx, site: Site, arg: &ArgShape) -> JType {
         },
         ArgShape::New(t) | ArgShape::Cast(t) => jtype(tcx(cx), site, t),
         ArgShape::Call(i) => result_type(cx, site.file, *i).unwrap_or(JType::Unknown),
-        ArgShape::Lambda => JType::Lambda,
+        ArgShape::Lambda | ArgShape::Function(_) => JType::Lambda,
         ArgShape::ClassLiteral => JType::Foreign("java.lang.Class".into()),
         ArgShape::Unknown => JType::Unknown,
     }

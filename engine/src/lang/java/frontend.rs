@@ -1040,6 +1040,7 @@ impl<'s> Extractor<'s> {
             kind,
             args,
             keyword_args: 0,
+            keywords: Vec::new(),
             has_splat: false,
             type_args,
             wrote,
