@@ -426,7 +426,9 @@ pub enum Callee {
     Member { receiver: Receiver, name: String },
     /// `d["k"]()` / `a[0]()`.
     Subscript { base: Receiver, key: Option<Key> },
-    /// Anything computed: `(f or g)()`, `f()()`, `getattr(o, n)()`.
+    /// The result of the call at this index called in turn: `f()()`.
+    Result(CallIdx),
+    /// Anything computed: `(f or g)()`, `getattr(o, n)()`.
     Dynamic,
 }
 
@@ -467,6 +469,8 @@ pub enum CallKind {
     Next,
     /// Java `super(...)` / `this(...)` explicit constructor invocation.
     ConstructorChain,
+    /// Python `raise E`: the class is constructed without call syntax.
+    Raise,
 }
 
 /// An argument's shape, enough for the overload pass and value flow.
@@ -521,6 +525,7 @@ impl Call {
                 ..
             } => p.last().map(String::as_str).unwrap_or("[]"),
             Callee::Subscript { .. } => "[]",
+            Callee::Result(_) => "()",
             Callee::Dynamic => "",
         }
     }
@@ -536,4 +541,7 @@ pub struct ValueRef {
     /// The referenced function as a callee shape: `f` → Name, `Type::m` → Member.
     pub target: Callee,
     pub wrote: String,
+    /// Where the value goes: a plain alias (`h = f`) keeps every later call
+    /// visible; an argument or a container entry may be called from anywhere.
+    pub escapes: bool,
 }

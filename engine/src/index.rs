@@ -101,7 +101,7 @@ impl<'a> TreeIndex<'a> {
                 }
             }
             index.top_level.push(top);
-            for r in &file.refs {
+            for r in file.refs.iter().filter(|r| r.escapes) {
                 let name = match &r.target {
                     crate::facts::Callee::Name(n) => n,
                     crate::facts::Callee::Member { name, .. } => name,
@@ -168,8 +168,9 @@ impl<'a> TreeIndex<'a> {
         self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// Whether some file uses `name` as a value (passes it, stores it, aliases it):
-    /// a function so used may be called from places no call site names.
+    /// Whether some file lets `name` escape as a value (passes it as an argument,
+    /// stores it in a container or a field): a function so used may be called from
+    /// places no call site names. A plain alias (`h = f`) does not escape.
     pub fn used_as_value(&self, name: &str) -> bool {
         self.value_names.contains(name)
     }

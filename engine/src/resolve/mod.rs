@@ -251,7 +251,7 @@ pub fn run_rules(cx: &Cx, file: u32, call: &Call, trail: Option<&mut Vec<Step>>)
 fn default_reason(call: &Call) -> Reason {
     use crate::facts::Callee;
     match &call.callee {
-        Callee::Dynamic | Callee::Subscript { .. } => Reason::DynamicCallee,
+        Callee::Dynamic | Callee::Subscript { .. } | Callee::Result(_) => Reason::DynamicCallee,
         Callee::Member { .. } => Reason::ReceiverTypeUnknown,
         Callee::Name(_) => Reason::NoDeclaration,
     }

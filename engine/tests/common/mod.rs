@@ -148,7 +148,7 @@ pub fn check_fixture(path: &Path, comment: &str) -> Value {
     assert!(!exps.is_empty(), "{} has no expectations", path.display());
     let mut failures = Vec::new();
     for e in &exps {
-        let (name, what) = match e.what.strip_prefix('(').and_then(|r| r.split_once(')')) {
+        let (name, what) = match e.what.strip_prefix('(').and_then(|r| r.split_once(") ")) {
             Some((n, rest)) => (Some(n), rest.trim()),
             None => (None, e.what.as_str()),
         };

@@ -1196,6 +1196,7 @@ impl<'s> Extractor<'s> {
                 name: self.text(name).to_string(),
             },
             wrote,
+            escapes: true,
         });
         Shape::Lambda(None)
     }

@@ -412,9 +412,9 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             _ => None,
         };
-        let entry = entry.ok_or(Miss::Local)?;
-        // A later write into the table, before this read, wins; a computed-key
-        // write in between makes the slot unknowable.
+        // A later write into the table, before this read, wins (and may add the
+        // key); a computed-key write or a mutating method in between makes the slot
+        // unknowable.
         let file = self.file(at.file);
         let writes = file.scopes[scope as usize]
             .named(name)
@@ -423,12 +423,13 @@ impl<'c, 'a> Py<'c, 'a> {
         for w in writes {
             if let BindingValue::Slot { key: k, value } = &w.value {
                 match k {
-                    Some(k) if k == key => entry = value,
+                    Some(k) if k == key => entry = Some(value),
                     Some(_) => {}
                     None => return Err(Miss::Local),
                 }
             }
         }
+        let entry = entry.ok_or(Miss::Local)?;
         self.value(
             At {
                 scope,

@@ -182,6 +182,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "return_statement" => self.return_statement(node, cx),
+            "raise_statement" => self.raise_statement(node, cx),
             "for_statement" => self.for_statement(node, cx),
             "global_statement" => {
                 let names: Vec<String> = named_children(node)
@@ -388,7 +389,7 @@ impl<'s> Extractor<'s> {
                     let value_node = other;
                     let value = value_node.map(|v| self.expr(v, cx));
                     if let (Some(vn), Some(v)) = (value_node, value.as_ref()) {
-                        self.reference_if_name(vn, v, cx);
+                        self.reference_if_name(vn, v, cx, false);
                     }
                     let written = ty.map(|t| self.type_ref(t, cx));
                     for t in targets {
@@ -661,6 +662,7 @@ impl<'s> Extractor<'s> {
         // Decorators are calls made where the definition stands, by its enclosing code.
         let mut flags = Vec::new();
         let mut paths = Vec::new();
+        let mut innermost = None;
         for d in &decorators {
             flags.push(self.text(*d).to_string());
             let target = if d.kind() == "call" {
@@ -672,7 +674,7 @@ impl<'s> Extractor<'s> {
                 path: self.attribute_path(target).unwrap_or_default(),
                 called: d.kind() == "call",
             });
-            self.decorator_call(*d, cx);
+            innermost = self.decorator_call(*d, cx);
         }
         let first_new = self.facts.decls.len();
         if let Some(def) = node.child_by_field_name("definition") {
@@ -684,47 +686,79 @@ impl<'s> Extractor<'s> {
         }
         if let Some(decl) = self.facts.decls.get_mut(first_new) {
             decl.decorators = paths;
+            // The innermost bare decorator is called with the definition itself.
+            if let Some(call) = innermost {
+                self.facts.calls[call as usize].args =
+                    vec![ArgShape::Function(first_new as DeclIdx)];
+            }
         }
     }
 
     /// `@d` calls d; `@d(args)` calls d(args) (and then its result, which no one names).
-    fn decorator_call(&mut self, expr: Node, cx: &Ctx) {
+    fn decorator_call(&mut self, expr: Node, cx: &Ctx) -> Option<CallIdx> {
         match expr.kind() {
             "identifier" | "attribute" => {
-                let callee = match self.expr(expr, cx) {
-                    Ex::Name(n) => Callee::Name(n),
-                    Ex::Path(mut p) => {
-                        let name = p.pop().unwrap_or_default();
-                        Callee::Member {
-                            receiver: Receiver::Path(p),
-                            name,
-                        }
-                    }
-                    _ => Callee::Dynamic,
-                };
-                let name_node = match expr.kind() {
-                    "attribute" => expr.child_by_field_name("attribute").unwrap_or(expr),
-                    _ => expr,
-                };
-                let (line, column) = pos(name_node);
-                let wrote = self.wrote(expr);
-                self.push_call(Call {
-                    line,
-                    column,
-                    caller: cx.caller,
-                    scope: cx.scope,
-                    callee,
-                    kind: CallKind::Decorator,
-                    args: vec![ArgShape::Unknown],
-                    keyword_args: 0,
-                    keywords: Vec::new(),
-                    has_splat: false,
-                    type_args: 0,
-                    wrote,
-                });
+                self.unwritten_call(expr, CallKind::Decorator, vec![ArgShape::Unknown], cx)
             }
             _ => {
                 self.expr(expr, cx);
+                None
+            }
+        }
+    }
+
+    /// A call the syntax makes of a written name or path without call parentheses
+    /// (`@d`, `raise E`), placed on the name.
+    fn unwritten_call(
+        &mut self,
+        expr: Node,
+        kind: CallKind,
+        args: Vec<ArgShape>,
+        cx: &Ctx,
+    ) -> Option<CallIdx> {
+        let callee = match self.expr(expr, cx) {
+            Ex::Name(n) => Callee::Name(n),
+            Ex::Path(mut p) => {
+                let name = p.pop().unwrap_or_default();
+                Callee::Member {
+                    receiver: Receiver::Path(p),
+                    name,
+                }
+            }
+            _ => return None,
+        };
+        let name_node = match expr.kind() {
+            "attribute" => expr.child_by_field_name("attribute").unwrap_or(expr),
+            _ => expr,
+        };
+        let (line, column) = pos(name_node);
+        let wrote = self.wrote(expr);
+        Some(self.push_call(Call {
+            line,
+            column,
+            caller: cx.caller,
+            scope: cx.scope,
+            callee,
+            kind,
+            args,
+            keyword_args: 0,
+            keywords: Vec::new(),
+            has_splat: false,
+            type_args: 0,
+            wrote,
+        }))
+    }
+
+    /// `raise E` constructs E; `raise E(...)` is an ordinary call.
+    fn raise_statement(&mut self, node: Node, cx: &Ctx) {
+        for child in named_children(node) {
+            match child.kind() {
+                "identifier" | "attribute" => {
+                    self.unwritten_call(child, CallKind::Raise, Vec::new(), cx);
+                }
+                _ => {
+                    self.expr(child, cx);
+                }
             }
         }
     }
@@ -1124,7 +1158,7 @@ impl<'s> Extractor<'s> {
                     .map(|c| self.expr(c, cx))
                     .collect();
                 for (c, item) in named_children(node).into_iter().zip(&items) {
-                    self.reference_if_name(c, item, cx);
+                    self.reference_if_name(c, item, cx, true);
                 }
                 if node.kind() == "list" && items.is_empty() {
                     return Ex::Literal(LiteralType::List);
@@ -1179,7 +1213,7 @@ impl<'s> Extractor<'s> {
             "keyword_argument" => {
                 if let Some(v) = node.child_by_field_name("value") {
                     let e = self.expr(v, cx);
-                    self.reference_if_name(v, &e, cx);
+                    self.reference_if_name(v, &e, cx, true);
                 }
                 Ex::Unknown
             }
@@ -1222,7 +1256,7 @@ impl<'s> Extractor<'s> {
             }
             let v = value.map(|v| self.expr(v, cx)).unwrap_or(Ex::Unknown);
             if let Some(vn) = value {
-                self.reference_if_name(vn, &v, cx);
+                self.reference_if_name(vn, &v, cx, true);
             }
             match key.and_then(|k| self.literal_key(k)) {
                 Some(k) => entries.push((k, v)),
@@ -1336,6 +1370,7 @@ impl<'s> Extractor<'s> {
                 };
                 (Callee::Member { receiver, name }, attr_name_node(function))
             }
+            (Ex::Call(inner), _) => (Callee::Result(*inner), function),
             (Ex::Subscript(base, key), _) => (
                 Callee::Subscript {
                     base: receiver_of(base),
@@ -1373,6 +1408,7 @@ impl<'s> Extractor<'s> {
             _ => (Callee::Dynamic, function),
         };
         let mut args = Vec::new();
+        let mut first_arg: Option<Ex> = None;
         let mut keyword_args = 0;
         let mut keywords = Vec::new();
         let mut has_splat = false;
@@ -1387,7 +1423,7 @@ impl<'s> Extractor<'s> {
                             .map(|n| self.text(n).to_string());
                         let e = value.map(|v| self.expr(v, cx)).unwrap_or(Ex::Unknown);
                         if let Some(v) = value {
-                            self.reference_if_name(v, &e, cx);
+                            self.reference_if_name(v, &e, cx, true);
                         }
                         if let Some(name) = name {
                             keywords.push((name, arg_shape(&e)));
@@ -1400,12 +1436,16 @@ impl<'s> Extractor<'s> {
                     "comment" => {}
                     _ => {
                         let e = self.expr(a, cx);
-                        self.reference_if_name(a, &e, cx);
+                        self.reference_if_name(a, &e, cx, true);
                         args.push(arg_shape(&e));
+                        if first_arg.is_none() {
+                            first_arg = Some(e);
+                        }
                     }
                 }
             }
         }
+        self.table_mutation(&callee, first_arg.as_ref(), pos(node).0, cx);
         let (line, column) = pos(name_node);
         let is_super = matches!(&callee, Callee::Name(n) if n == "super");
         let idx = self.push_call(Call {
@@ -1426,6 +1466,61 @@ impl<'s> Extractor<'s> {
             Ex::Super
         } else {
             Ex::Call(idx)
+        }
+    }
+
+    /// `d.update({"k": g})` writes the literal's slots into the table `d`; any other
+    /// mutating method (`setdefault`, `pop`, `append`, …) makes its slots unknowable.
+    fn table_mutation(&mut self, callee: &Callee, first_arg: Option<&Ex>, line: u32, cx: &Ctx) {
+        const MUTATORS: &[&str] = &[
+            "update",
+            "setdefault",
+            "pop",
+            "popitem",
+            "clear",
+            "append",
+            "extend",
+            "insert",
+            "remove",
+            "__setitem__",
+            "__delitem__",
+            "sort",
+            "reverse",
+        ];
+        let Callee::Member {
+            receiver: Receiver::Path(p),
+            name,
+        } = callee
+        else {
+            return;
+        };
+        let ([table], true) = (p.as_slice(), MUTATORS.contains(&name.as_str())) else {
+            return;
+        };
+        match (name.as_str(), first_arg) {
+            ("update", Some(Ex::Dict(entries))) => {
+                for (k, v) in entries {
+                    let value = value_of(v);
+                    self.bind(
+                        cx,
+                        table,
+                        line,
+                        BindingValue::Slot {
+                            key: Some(k.clone()),
+                            value,
+                        },
+                    );
+                }
+            }
+            _ => self.bind(
+                cx,
+                table,
+                line,
+                BindingValue::Slot {
+                    key: None,
+                    value: ValueExpr::Unknown,
+                },
+            ),
         }
     }
 
@@ -1457,7 +1552,7 @@ impl<'s> Extractor<'s> {
 
     /// A bare name or a dotted path used as a value might be a function passed
     /// along; the resolver keeps it only when it names a callable.
-    fn reference_if_name(&mut self, node: Node, ex: &Ex, cx: &Ctx) {
+    fn reference_if_name(&mut self, node: Node, ex: &Ex, cx: &Ctx, escapes: bool) {
         let target = match ex {
             Ex::Name(n) => Callee::Name(n.clone()),
             Ex::Path(p) if p.len() >= 2 => {
@@ -1484,6 +1579,7 @@ impl<'s> Extractor<'s> {
             scope: cx.scope,
             target,
             wrote,
+            escapes,
         });
     }
 }

@@ -21,6 +21,10 @@ static RULES: &[Rule] = &[
         run: dynamic_callee,
     },
     Rule {
+        name: "call_result_callee",
+        run: call_result_callee,
+    },
+    Rule {
         name: "dispatch_table",
         run: dispatch_table,
     },
@@ -71,6 +75,22 @@ fn dynamic_callee(_cx: &Cx, _file: u32, call: &Call) -> Decision {
     match call.callee {
         Callee::Dynamic => Decision::Refuse(Reason::DynamicCallee),
         _ => Decision::Pass,
+    }
+}
+
+/// `f()()`: the function the inner call returns (a factory), from the previous round.
+fn call_result_callee(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Result(inner) = call.callee else {
+        return Decision::Pass;
+    };
+    match cx.results.get(file, inner).cloned() {
+        Some(
+            e @ Eval {
+                val: Val::Entity(_),
+                ..
+            },
+        ) => place_value(cx, e, Family::ValueFlow),
+        _ => Decision::Refuse(Reason::DynamicCallee),
     }
 }
 
