@@ -203,6 +203,9 @@ pub enum ReturnValue {
     /// The function's only `return` returns what the call at this index yields
     /// (`return C()`, `return make()`).
     CallResult(CallIdx),
+    /// The function's only `return` returns an attribute or a lambda
+    /// (`return self.handler`, `return lambda x: x`), read in its body.
+    Value(ValueExpr),
 }
 
 #[derive(Debug, Clone)]

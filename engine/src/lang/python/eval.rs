@@ -991,6 +991,24 @@ impl<'c, 'a> Py<'c, 'a> {
             Some(ReturnValue::SelfValue) => receiver_class
                 .or(own_class)
                 .map(|c| Eval::new(Val::Instance(c), Family::ReturnType)),
+            Some(ReturnValue::Value(v)) => {
+                let scope = decl.body?;
+                let at = At {
+                    file: callee.file,
+                    scope,
+                    line: decl.end_line + 1,
+                };
+                let e = self.value(at, v, hops + 1).ok()?;
+                match e.val {
+                    Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
+                        Some(Eval::new(Val::Entity(f), Family::ValueFlow))
+                    }
+                    Val::Instance(_) | Val::ForeignInstance(_) => {
+                        Some(Eval::new(e.val, Family::ReturnType))
+                    }
+                    _ => None,
+                }
+            }
             Some(ReturnValue::CallResult(c)) => {
                 let e = self.cx.results.get(callee.file, *c)?;
                 match e.val {

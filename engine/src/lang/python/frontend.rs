@@ -292,6 +292,7 @@ impl<'s> Extractor<'s> {
             }
             (Some(Ex::Name(n)), _) => Some(ReturnValue::Name(n.clone())),
             (Some(Ex::Call(c)), _) => Some(ReturnValue::CallResult(*c)),
+            (Some(e @ (Ex::Path(_) | Ex::Lambda(_))), _) => Some(ReturnValue::Value(value_of(e))),
             _ => None,
         };
         if let Some((_, list)) = self.returns.last_mut() {
