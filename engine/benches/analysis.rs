@@ -41,7 +41,8 @@ fn java_2000(dir: &Path) {
 
 /// Parse every file once, nothing else: the baseline the analysis is compared to.
 fn parse_only(root: &Path, options: &Options) {
-    let found = engine::discover::discover(root, &options.languages, &options.limits).unwrap();
+    let found = engine::discover::discover(root, &options.languages, &options.limits)
+        .expect("CALLGRAPH_BENCH_TREE must name a readable directory (an absolute path)");
     engine::with_pool(options.threads, || {
         use rayon::prelude::*;
         found
