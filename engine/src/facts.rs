@@ -171,6 +171,38 @@ impl Decl {
 }
 
 impl Decl {
+    /// A declaration at a position with nothing else known yet; the frontend fills
+    /// parameters, types, bases and flags as it reads them.
+    pub fn new(
+        name: String,
+        kind: DeclKind,
+        parent: Option<DeclIdx>,
+        scope: ScopeIdx,
+        at: (u32, u32),
+        end_line: u32,
+    ) -> Decl {
+        Decl {
+            name,
+            kind,
+            parent,
+            scope,
+            body: None,
+            line: at.0,
+            column: at.1,
+            end_line,
+            params: Vec::new(),
+            is_static: false,
+            is_classmethod: false,
+            is_property: false,
+            returns: None,
+            bases: Vec::new(),
+            fields: Vec::new(),
+            returns_value: None,
+            type_params: Vec::new(),
+            decorators: Vec::new(),
+        }
+    }
+
     /// (min, max) positional arity a call may give; `None` max = unbounded.
     pub fn arity(&self) -> (u32, Option<u32>) {
         let mut min = 0u32;

@@ -91,10 +91,17 @@ fn a_file_that_cannot_be_read_as_a_file_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ok.py"), "x = 1\n").unwrap();
     let fifo = dir.path().join("pipe.py");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
-    let report = serde_json::to_value(engine::analyze(dir.path(), &Options::default()).unwrap()).unwrap();
-    assert_eq!(skipped_reason(&report, "pipe.py").as_deref(), Some("unreadable"));
+    let report =
+        serde_json::to_value(engine::analyze(dir.path(), &Options::default()).unwrap()).unwrap();
+    assert_eq!(
+        skipped_reason(&report, "pipe.py").as_deref(),
+        Some("unreadable")
+    );
     assert_eq!(report["files"].as_array().unwrap().len(), 1);
 }
 

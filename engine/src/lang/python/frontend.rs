@@ -785,30 +785,23 @@ impl<'s> Extractor<'s> {
         let returns = node
             .child_by_field_name("return_type")
             .map(|t| self.type_ref(t, cx));
-        let idx = self.push_decl(Decl {
-            name: name.clone(),
-            kind: if in_class {
+        let mut decl = Decl::new(
+            name.clone(),
+            if in_class {
                 DeclKind::Method
             } else {
                 DeclKind::Function
             },
-            parent: cx.caller_decl_for_nesting(),
-            scope: cx.scope,
-            body: None,
-            line,
-            column,
-            end_line: node.end_position().row as u32 + 1,
-            params: Vec::new(),
-            is_static,
-            is_classmethod,
-            is_property,
-            returns,
-            bases: Vec::new(),
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: Vec::new(),
-            decorators: Vec::new(),
-        });
+            cx.caller_decl_for_nesting(),
+            cx.scope,
+            (line, column),
+            node.end_position().row as u32 + 1,
+        );
+        decl.is_static = is_static;
+        decl.is_classmethod = is_classmethod;
+        decl.is_property = is_property;
+        decl.returns = returns;
+        let idx = self.push_decl(decl);
         self.bind(cx, &name, line, BindingValue::Decl(idx));
         let body_scope = self.new_scope(ScopeKind::Function, cx.scope, Some(idx));
         self.facts.decls[idx as usize].body = Some(body_scope);
@@ -936,26 +929,16 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
-        let idx = self.push_decl(Decl {
-            name: name.clone(),
-            kind: DeclKind::Class,
-            parent: cx.caller_decl_for_nesting(),
-            scope: cx.scope,
-            body: None,
-            line,
-            column,
-            end_line: node.end_position().row as u32 + 1,
-            params: Vec::new(),
-            is_static: false,
-            is_classmethod: false,
-            is_property: false,
-            returns: None,
-            bases,
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: Vec::new(),
-            decorators: Vec::new(),
-        });
+        let mut decl = Decl::new(
+            name.clone(),
+            DeclKind::Class,
+            cx.caller_decl_for_nesting(),
+            cx.scope,
+            (line, column),
+            node.end_position().row as u32 + 1,
+        );
+        decl.bases = bases;
+        let idx = self.push_decl(decl);
         self.bind(cx, &name, line, BindingValue::Decl(idx));
         let body_scope = self.new_scope(ScopeKind::Class, cx.scope, Some(idx));
         self.facts.decls[idx as usize].body = Some(body_scope);
@@ -1303,26 +1286,14 @@ impl<'s> Extractor<'s> {
     fn lambda(&mut self, node: Node, cx: &Ctx) -> Ex {
         self.lambdas += 1;
         let (line, column) = pos(node);
-        let idx = self.push_decl(Decl {
-            name: format!("<lambda{}>", self.lambdas),
-            kind: DeclKind::Lambda,
-            parent: cx.caller_decl_for_nesting(),
-            scope: cx.scope,
-            body: None,
-            line,
-            column,
-            end_line: node.end_position().row as u32 + 1,
-            params: Vec::new(),
-            is_static: false,
-            is_classmethod: false,
-            is_property: false,
-            returns: None,
-            bases: Vec::new(),
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: Vec::new(),
-            decorators: Vec::new(),
-        });
+        let idx = self.push_decl(Decl::new(
+            format!("<lambda{}>", self.lambdas),
+            DeclKind::Lambda,
+            cx.caller_decl_for_nesting(),
+            cx.scope,
+            (line, column),
+            node.end_position().row as u32 + 1,
+        ));
         let scope = self.new_scope(ScopeKind::Lambda, cx.scope, Some(idx));
         self.facts.decls[idx as usize].body = Some(scope);
         let inner = Ctx {
