@@ -86,6 +86,9 @@ pub fn explain(root: &Path, site: &Site, options: &Options) -> Result<String, En
             for step in &trail {
                 let _ = writeln!(out, "  {:<28} {}", step.rule, said(&index, &step.said));
             }
+            if let Some(line) = overload_step(&index, &resolved.calls[fi as usize][ci]) {
+                let _ = writeln!(out, "  {:<28} {}", "overload_pass", line);
+            }
             let _ = writeln!(
                 out,
                 "  => {}",
@@ -108,6 +111,29 @@ fn said(index: &TreeIndex, d: &Decision) -> String {
         }
         Decision::Place(p) => format!("placed: {}", placement(index, p)),
     }
+}
+
+/// What the overload pass did, where the target's name carries several declarations.
+fn overload_step(index: &TreeIndex, r: &Resolution) -> Option<String> {
+    let Resolution::Placed(p) = r else {
+        return None;
+    };
+    let Target::InTree(t) = p.target() else {
+        return None;
+    };
+    let candidates = index.same_qualified_name(t[0]).len();
+    if candidates < 2 {
+        return None;
+    }
+    Some(match p.named() {
+        Some(n) => format!(
+            "named the declaration at line {} of {candidates}",
+            index.decl(n).line
+        ),
+        None => {
+            format!("left the declaration unnamed: {candidates} fit or none could be told apart")
+        }
+    })
 }
 
 fn final_answer(index: &TreeIndex, r: &Resolution) -> String {

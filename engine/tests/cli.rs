@@ -33,6 +33,23 @@ fn explain_prints_every_rule_in_order_and_the_answer() {
 }
 
 #[test]
+fn explain_says_what_the_overload_pass_named() {
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../proofs/java/S61-overload-by-arity"
+    );
+    let out = callgraph()
+        .args(["explain", root, "Main.java:14:28"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("overload_pass                named the declaration at line 7 of 2"),
+        "{text}"
+    );
+}
+
+#[test]
 fn languages_lists_extensions_and_families() {
     let out = callgraph().arg("languages").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
