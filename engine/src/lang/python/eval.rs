@@ -1015,6 +1015,10 @@ impl<'c, 'a> Py<'c, 'a> {
                     Val::Instance(_) | Val::ForeignInstance(_) => {
                         Some(Eval::new(e.val.clone(), Family::ReturnType))
                     }
+                    // `return make()` where make returns a function: a factory too.
+                    Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
+                        Some(Eval::new(Val::Entity(f), Family::ValueFlow))
+                    }
                     _ => None,
                 }
             }

@@ -446,7 +446,22 @@ impl<'s> Extractor<'s> {
                         Some((v, n)) if el.kind() != "list_splat_pattern" => {
                             self.assign_to(*el, n, Some(v), None, cx)
                         }
-                        _ => self.bind_target(*el, None, cx, true),
+                        _ => match (el.kind(), values.as_ref(), el.named_child(0)) {
+                            // `a, *b, c = f, g, h, i`: b is the list [g, h].
+                            ("list_splat_pattern", Some((items, _)), Some(name))
+                                if name.kind() == "identifier"
+                                    && items.len() + 1 >= elements.len() =>
+                            {
+                                let rest = items.len() + 1 - elements.len();
+                                let slice = items[i..i + rest].to_vec();
+                                let n = self.text(name).to_string();
+                                let value = BindingValue::Value(ValueExpr::Sequence(
+                                    slice.iter().map(value_of).collect(),
+                                ));
+                                self.bind(cx, &n, pos(name).0, value);
+                            }
+                            _ => self.bind_target(*el, None, cx, true),
+                        },
                     }
                 }
             }
@@ -663,7 +678,7 @@ impl<'s> Extractor<'s> {
         // Decorators are calls made where the definition stands, by its enclosing code.
         let mut flags = Vec::new();
         let mut paths = Vec::new();
-        let mut innermost = None;
+        let mut decorator_calls = Vec::new();
         for d in &decorators {
             flags.push(self.text(*d).to_string());
             let target = if d.kind() == "call" {
@@ -675,7 +690,7 @@ impl<'s> Extractor<'s> {
                 path: self.attribute_path(target).unwrap_or_default(),
                 called: d.kind() == "call",
             });
-            innermost = self.decorator_call(*d, cx);
+            decorator_calls.push(self.decorator_call(*d, cx));
         }
         let first_new = self.facts.decls.len();
         if let Some(def) = node.child_by_field_name("definition") {
@@ -687,10 +702,13 @@ impl<'s> Extractor<'s> {
         }
         if let Some(decl) = self.facts.decls.get_mut(first_new) {
             decl.decorators = paths;
-            // The innermost bare decorator is called with the definition itself.
-            if let Some(call) = innermost {
-                self.facts.calls[call as usize].args =
-                    vec![ArgShape::Function(first_new as DeclIdx)];
+            // The innermost bare decorator is called with the definition itself,
+            // each outer one with what the decorator under it returned.
+            let mut passed = ArgShape::Function(first_new as DeclIdx);
+            for call in decorator_calls.iter().rev() {
+                let Some(call) = *call else { break };
+                self.facts.calls[call as usize].args = vec![passed];
+                passed = ArgShape::Call(call);
             }
         }
     }
