@@ -810,7 +810,7 @@ impl<'s> Extractor<'s> {
             } else {
                 DeclKind::Function
             },
-            cx.caller_decl_for_nesting(),
+            cx.caller,
             cx.scope,
             (line, column),
             node.end_position().row as u32 + 1,
@@ -950,7 +950,7 @@ impl<'s> Extractor<'s> {
         let mut decl = Decl::new(
             name.clone(),
             DeclKind::Class,
-            cx.caller_decl_for_nesting(),
+            cx.caller,
             cx.scope,
             (line, column),
             node.end_position().row as u32 + 1,
@@ -1307,7 +1307,7 @@ impl<'s> Extractor<'s> {
         let idx = self.push_decl(Decl::new(
             format!("<lambda{}>", self.lambdas),
             DeclKind::Lambda,
-            cx.caller_decl_for_nesting(),
+            cx.caller,
             cx.scope,
             (line, column),
             node.end_position().row as u32 + 1,
@@ -1571,13 +1571,6 @@ impl<'s> Extractor<'s> {
             wrote,
             escapes,
         });
-    }
-}
-
-impl Ctx {
-    /// Declarations nest under the function or class whose body holds them.
-    fn caller_decl_for_nesting(&self) -> Option<DeclIdx> {
-        self.caller
     }
 }
 
