@@ -366,6 +366,8 @@ pub enum ValueExpr {
     },
     /// A lambda declared at this index.
     Lambda(DeclIdx),
+    /// One element of what the inner value iterates over (`for x in items:`).
+    Element(Box<ValueExpr>),
     Literal(LiteralType),
     /// Starred element of an unpacking, or anything else.
     Unknown,

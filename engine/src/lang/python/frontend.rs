@@ -301,18 +301,32 @@ impl<'s> Extractor<'s> {
     }
 
     fn for_statement(&mut self, node: Node, cx: &Ctx) {
-        if let Some(right) = node.child_by_field_name("right") {
+        let iterable = node.child_by_field_name("right").map(|right| {
             let iterable = self.expr(right, cx);
-            self.implicit_iteration(right, iterable, cx);
-        }
+            self.implicit_iteration(right, iterable.clone(), cx);
+            iterable
+        });
         if let Some(left) = node.child_by_field_name("left") {
-            self.bind_target(left, None, cx, true);
+            self.bind_loop_target(left, iterable.as_ref(), cx);
         }
         if let Some(body) = node.child_by_field_name("body") {
             self.block(body, &cx.deeper());
         }
         if let Some(alt) = node.child_by_field_name("alternative") {
             self.statement(alt, &cx.deeper());
+        }
+    }
+
+    /// `for x in items:` binds x to an element of items (its written element type
+    /// types it); unpacking targets stay opaque.
+    fn bind_loop_target(&mut self, target: Node, iterable: Option<&Ex>, cx: &Ctx) {
+        match (target.kind(), iterable) {
+            ("identifier", Some(it)) => {
+                let name = self.text(target).to_string();
+                let value = BindingValue::Value(ValueExpr::Element(Box::new(value_of(it))));
+                self.bind(cx, &name, pos(target).0, value);
+            }
+            _ => self.bind_target(target, None, cx, true),
         }
     }
 
@@ -1284,13 +1298,14 @@ impl<'s> Extractor<'s> {
         for c in named_children(node) {
             match c.kind() {
                 "for_in_clause" => {
-                    if let Some(right) = c.child_by_field_name("right") {
-                        self.expr(right, if first { cx } else { &inner });
-                    }
+                    let iterable = c
+                        .child_by_field_name("right")
+                        .map(|right| self.expr(right, if first { cx } else { &inner }));
                     first = false;
                     let mut cursor = c.walk();
-                    for left in c.children_by_field_name("left", &mut cursor) {
-                        self.bind_target(left, None, &inner, true);
+                    let lefts: Vec<Node> = c.children_by_field_name("left", &mut cursor).collect();
+                    for left in lefts {
+                        self.bind_loop_target(left, iterable.as_ref(), &inner);
                     }
                 }
                 _ => deferred.push(c),
