@@ -508,6 +508,8 @@ pub enum CallKind {
     ConstructorChain,
     /// Python `raise E`: the class is constructed without call syntax.
     Raise,
+    /// Python `with cm as x:` — the implicit `__enter__` call whose result x holds.
+    Enter,
 }
 
 /// An argument's shape, enough for the overload pass and value flow.

@@ -189,7 +189,10 @@ pub fn build(
 fn is_unseen_implicit_call(call: &Call, resolution: &Resolution) -> bool {
     let implicit = matches!(
         call.kind,
-        crate::facts::CallKind::Iter | crate::facts::CallKind::Next | crate::facts::CallKind::Raise
+        crate::facts::CallKind::Iter
+            | crate::facts::CallKind::Next
+            | crate::facts::CallKind::Raise
+            | crate::facts::CallKind::Enter
     );
     let in_tree =
         matches!(resolution, Resolution::Placed(p) if matches!(p.target(), Target::InTree(_)));

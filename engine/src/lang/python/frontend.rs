@@ -263,10 +263,52 @@ impl<'s> Extractor<'s> {
                     "with_clause" | "with_item" => {
                         stack.extend(named_children(n).into_iter().rev())
                     }
-                    "as_pattern" => self.as_pattern(n, cx),
+                    "as_pattern" => self.with_as(n, cx),
                     _ => {
                         self.expr(n, cx);
                     }
+                }
+            }
+        }
+    }
+
+    /// `with cm as x:` binds x to what `cm.__enter__()` returns (an implicit call
+    /// on the context expression's first token; reported where it reaches the tree).
+    fn with_as(&mut self, node: Node, cx: &Ctx) {
+        let Some(value) = node.named_child(0) else {
+            return;
+        };
+        let cm = self.expr(value, cx);
+        let receiver = receiver_of(&cm);
+        let alias = node.child_by_field_name("alias");
+        let target = alias.and_then(|a| {
+            if a.kind() == "as_pattern_target" {
+                a.named_child(0)
+            } else {
+                Some(a)
+            }
+        });
+        match (receiver, target) {
+            (Receiver::Unknown | Receiver::Literal(_), _) | (_, None) => {
+                if let Some(a) = alias {
+                    self.bind_target(a, None, cx, true);
+                }
+            }
+            (receiver, Some(t)) if t.kind() == "identifier" => {
+                let wrote = self.wrote(value);
+                let enter =
+                    self.implicit_call(value, receiver, "__enter__", CallKind::Enter, &wrote, cx);
+                let name = self.text(t).to_string();
+                self.bind(
+                    cx,
+                    &name,
+                    pos(t).0,
+                    BindingValue::Value(ValueExpr::CallResult(enter)),
+                );
+            }
+            _ => {
+                if let Some(a) = alias {
+                    self.bind_target(a, None, cx, true);
                 }
             }
         }
