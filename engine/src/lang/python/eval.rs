@@ -387,11 +387,33 @@ impl<'c, 'a> Py<'c, 'a> {
     /// An element of an iterable whose written type says what it holds
     /// (`items: List[Item]`, `def get() -> Iterator[Item]`, `self.items: list[Item]`).
     fn element_of(&self, at: At, iterable: &ValueExpr, hops: u32) -> Res {
-        let (ty, written_at) = self
-            .written_type_of(at, iterable, hops)
-            .ok_or(Miss::Local)?;
-        let element = element_type(&ty).ok_or(Miss::Local)?;
-        self.instance_of(written_at, element, hops + 1)
+        if let Some((ty, written_at)) = self.written_type_of(at, iterable, hops) {
+            let element = element_type(&ty).ok_or(Miss::Local)?;
+            return self.instance_of(written_at, element, hops + 1);
+        }
+        self.iteration_protocol(at, iterable, hops)
+            .ok_or(Miss::Local)
+    }
+
+    /// Iterating over an instance of a class the tree declares: what its
+    /// `__iter__` returns, then what that iterator's `__next__` returns.
+    fn iteration_protocol(&self, at: At, iterable: &ValueExpr, hops: u32) -> Option<Eval> {
+        let Val::Instance(class) = self.value(at, iterable, hops + 1).ok()?.val else {
+            return None;
+        };
+        let iterator = self.protocol_call(class, "__iter__", hops)?;
+        let Val::Instance(it) = iterator.val else {
+            return None;
+        };
+        self.protocol_call(it, "__next__", hops)
+    }
+
+    fn protocol_call(&self, class: Eid, method: &str, hops: u32) -> Option<Eval> {
+        let instance = Eval::new(Val::Instance(class), Family::WrittenType);
+        let Val::Entity(m) = self.attribute(&instance, method, hops + 1).ok()?.val else {
+            return None;
+        };
+        self.returned(m, Some(class), hops + 1)
     }
 
     /// The type a value's declaration writes, and where it is written.
@@ -489,6 +511,47 @@ impl<'c, 'a> Py<'c, 'a> {
             Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => Some(f),
             _ => None,
         }
+    }
+
+    /// `d[k]()` with a computed key: the one function every slot of the table holds
+    /// (any key reaches it, or raises); several different values refuse.
+    pub fn every_table_entry(&self, at: At, name: &str, hops: u32) -> Res {
+        let Found::Binding(b, scope) = self.lookup(at, name, hops) else {
+            return Err(Miss::Local);
+        };
+        let keys: Vec<Key> = match &b.value {
+            BindingValue::Value(ValueExpr::Dict(entries)) => {
+                entries.iter().map(|(k, _)| k.clone()).collect()
+            }
+            BindingValue::Value(ValueExpr::Sequence(items)) => {
+                (0..items.len() as i64).map(Key::Int).collect()
+            }
+            _ => return Err(Miss::Local),
+        };
+        let later = self.file(at.file).scopes[scope as usize]
+            .named(name)
+            .filter(|w| w.line > b.line && (scope != at.scope || w.line < at.line));
+        let mut keys = keys;
+        for w in later {
+            match &w.value {
+                BindingValue::Slot { key: Some(k), .. } => keys.push(k.clone()),
+                BindingValue::Slot { key: None, .. } => return Err(Miss::Local),
+                _ => {}
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        let base = ValueExpr::Name(name.to_string());
+        let mut agreed: Option<Eval> = None;
+        for k in &keys {
+            let e = self.table_entry(at, &base, k, hops + 1)?;
+            match &agreed {
+                Some(a) if a.val != e.val => return Err(Miss::Ambiguous),
+                Some(_) => {}
+                None => agreed = Some(e),
+            }
+        }
+        agreed.ok_or(Miss::Local)
     }
 
     /// `d["k"]` / `a[0]` where `d` holds a literal table: the entry, read at the

@@ -99,14 +99,18 @@ fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
     let Callee::Subscript { base, key } = &call.callee else {
         return Decision::Pass;
     };
-    let (Receiver::Path(p), Some(key)) = (base, key) else {
+    let Receiver::Path(p) = base else {
         return Decision::Refuse(Reason::DynamicCallee);
     };
     let [name] = p.as_slice() else {
         return Decision::Refuse(Reason::DynamicCallee);
     };
     let py = Py::new(cx);
-    match py.table_entry(at(file, call), &ValueExpr::Name(name.clone()), key, 0) {
+    let entry = match key {
+        Some(key) => py.table_entry(at(file, call), &ValueExpr::Name(name.clone()), key, 0),
+        None => py.every_table_entry(at(file, call), name, 0),
+    };
+    match entry {
         Ok(e) => place_value(cx, e, Family::ValueFlow),
         Err(_) => Decision::Refuse(Reason::DynamicCallee),
     }
