@@ -42,6 +42,26 @@ pub struct At {
     pub line: u32,
 }
 
+/// A literal table (`{...}` / `[...]`) and where it is written and read.
+struct Table<'a> {
+    literal: &'a ValueExpr,
+    name: String,
+    written: At,
+    /// The read's line when it is in the table's own scope (writes after it do not
+    /// count); `None` when read elsewhere (every later write counts).
+    read: Option<u32>,
+}
+
+impl<'a> Table<'a> {
+    fn read_elsewhere(self) -> Table<'a> {
+        Table { read: None, ..self }
+    }
+
+    fn same_as(&self, other: &Table<'a>) -> bool {
+        std::ptr::eq(self.literal, other.literal)
+    }
+}
+
 /// A binding found for a name, with the scope it lives in.
 pub enum Found<'a> {
     Binding(&'a Binding, ScopeIdx),
@@ -516,23 +536,13 @@ impl<'c, 'a> Py<'c, 'a> {
     /// `d[k]()` with a computed key: the one function every slot of the table holds
     /// (any key reaches it, or raises); several different values refuse.
     pub fn every_table_entry(&self, at: At, name: &str, hops: u32) -> Res {
-        let Found::Binding(b, scope) = self.lookup(at, name, hops) else {
-            return Err(Miss::Local);
-        };
-        let keys: Vec<Key> = match &b.value {
-            BindingValue::Value(ValueExpr::Dict(entries)) => {
-                entries.iter().map(|(k, _)| k.clone()).collect()
-            }
-            BindingValue::Value(ValueExpr::Sequence(items)) => {
-                (0..items.len() as i64).map(Key::Int).collect()
-            }
+        let table = self.table_of(at, name, hops).ok_or(Miss::Local)?;
+        let mut keys: Vec<Key> = match table.literal {
+            ValueExpr::Dict(entries) => entries.iter().map(|(k, _)| k.clone()).collect(),
+            ValueExpr::Sequence(items) => (0..items.len() as i64).map(Key::Int).collect(),
             _ => return Err(Miss::Local),
         };
-        let later = self.file(at.file).scopes[scope as usize]
-            .named(name)
-            .filter(|w| w.line > b.line && (scope != at.scope || w.line < at.line));
-        let mut keys = keys;
-        for w in later {
+        for w in self.later_writes(&table) {
             match &w.value {
                 BindingValue::Slot { key: Some(k), .. } => keys.push(k.clone()),
                 BindingValue::Slot { key: None, .. } => return Err(Miss::Local),
@@ -541,10 +551,9 @@ impl<'c, 'a> Py<'c, 'a> {
         }
         keys.sort();
         keys.dedup();
-        let base = ValueExpr::Name(name.to_string());
         let mut agreed: Option<Eval> = None;
         for k in &keys {
-            let e = self.table_entry(at, &base, k, hops + 1)?;
+            let e = self.slot_value(&table, k, hops + 1)?;
             match &agreed {
                 Some(a) if a.val != e.val => return Err(Miss::Ambiguous),
                 Some(_) => {}
@@ -560,22 +569,18 @@ impl<'c, 'a> Py<'c, 'a> {
         let ValueExpr::Name(name) = base else {
             return Err(Miss::Unknown);
         };
-        let Found::Binding(b, scope) = self.lookup(at, name, hops) else {
-            return Err(Miss::Local);
-        };
-        let table = match &b.value {
-            BindingValue::Value(v) | BindingValue::Typed { value: Some(v), .. } => v,
-            _ => return Err(Miss::Local),
-        };
-        let entry = match (table, key) {
+        let table = self.table_of(at, name, hops).ok_or(Miss::Local)?;
+        self.slot_value(&table, key, hops + 1)
+    }
+
+    /// What slot `key` of a table holds: the literal's entry, replaced (or added) by
+    /// a later write before the read; a computed-key write or a mutating method in
+    /// between makes it unknowable.
+    fn slot_value(&self, table: &Table<'a>, key: &Key, hops: u32) -> Res {
+        let mut entry = match (table.literal, key) {
+            // A literal repeating a key keeps the last value, as Python does.
             (ValueExpr::Dict(entries), k) => {
-                let hits: Vec<&ValueExpr> = entries
-                    .iter()
-                    .filter(|(ek, _)| ek == k)
-                    .map(|(_, v)| v)
-                    .collect();
-                // A literal repeating a key keeps the last value, as Python does.
-                hits.last().copied()
+                entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
             }
             (ValueExpr::Sequence(items), Key::Int(i)) => {
                 let i = if *i < 0 { items.len() as i64 + i } else { *i };
@@ -583,15 +588,7 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             _ => None,
         };
-        // A later write into the table, before this read, wins (and may add the
-        // key); a computed-key write or a mutating method in between makes the slot
-        // unknowable.
-        let file = self.file(at.file);
-        let writes = file.scopes[scope as usize]
-            .named(name)
-            .filter(|w| w.line > b.line && (scope != at.scope || w.line < at.line));
-        let mut entry = entry;
-        for w in writes {
+        for w in self.later_writes(table) {
             if let BindingValue::Slot { key: k, value } = &w.value {
                 match k {
                     Some(k) if k == key => entry = Some(value),
@@ -601,16 +598,113 @@ impl<'c, 'a> Py<'c, 'a> {
             }
         }
         let entry = entry.ok_or(Miss::Local)?;
-        self.value(
-            At {
-                scope,
-                line: b.line,
-                ..at
-            },
-            entry,
-            hops + 1,
-        )
-        .map(as_value_flow)
+        self.value(table.written, entry, hops + 1)
+            .map(as_value_flow)
+    }
+
+    /// Writes into a table's name after its literal: before the read when the read
+    /// is in the table's own scope, every one otherwise.
+    fn later_writes<'t>(&self, table: &'t Table<'a>) -> impl Iterator<Item = &'a Binding> + 't {
+        let written = table.written;
+        self.file(written.file).scopes[written.scope as usize]
+            .named(&table.name)
+            .filter(move |w| w.line > written.line && table.read.is_none_or(|r| w.line < r))
+    }
+
+    /// The literal table a name holds: directly, through an alias, as what a called
+    /// function returns by name, or as what every caller passes for a parameter.
+    fn table_of(&self, at: At, name: &str, hops: u32) -> Option<Table<'a>> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let Found::Binding(b, scope) = self.lookup(at, name, hops) else {
+            return None;
+        };
+        let here = At {
+            file: at.file,
+            scope,
+            line: b.line,
+        };
+        let same_scope = scope == at.scope;
+        let value = match &b.value {
+            BindingValue::Value(v) | BindingValue::Typed { value: Some(v), .. } => v,
+            BindingValue::Param { index, ty: None } => {
+                return self.table_every_caller_passes(here, *index, hops)
+            }
+            _ => return None,
+        };
+        match value {
+            ValueExpr::Dict(_) | ValueExpr::Sequence(_) => Some(Table {
+                literal: value,
+                name: name.to_string(),
+                written: here,
+                read: same_scope.then_some(at.line),
+            }),
+            ValueExpr::Name(other) => self
+                .table_of(here, other, hops + 1)
+                .map(Table::read_elsewhere),
+            ValueExpr::CallResult(c) => {
+                let call = &self.file(at.file).calls[*c as usize];
+                let f = self.callee_of(
+                    At {
+                        file: at.file,
+                        scope: call.scope,
+                        line: call.line,
+                    },
+                    call,
+                    hops,
+                )?;
+                let decl = self.cx.index.decl(f);
+                let Some(ReturnValue::Name(returned)) = &decl.returns_value else {
+                    return None;
+                };
+                let body = At {
+                    file: f.file,
+                    scope: decl.body?,
+                    line: decl.end_line + 1,
+                };
+                self.table_of(body, returned, hops + 1)
+                    .map(Table::read_elsewhere)
+            }
+            _ => None,
+        }
+    }
+
+    /// A table parameter: every caller passes the same table by name.
+    fn table_every_caller_passes(&self, param_at: At, index: u32, hops: u32) -> Option<Table<'a>> {
+        let owner = self.file(param_at.file).scopes[param_at.scope as usize].owner?;
+        let function = Eid {
+            file: param_at.file,
+            decl: owner,
+        };
+        let decl = self.cx.index.decl(function);
+        if self.cx.index.used_as_value(&decl.name) || decl.kind != DeclKind::Function {
+            return None;
+        }
+        let mut agreed: Option<Table<'a>> = None;
+        for &(cf, ci) in self.cx.results.callers_of(function) {
+            let c = &self.file(cf).calls[ci as usize];
+            let Some(ArgShape::Name(n)) = c.args.get(index as usize) else {
+                return None;
+            };
+            let table = self
+                .table_of(
+                    At {
+                        file: cf,
+                        scope: c.scope,
+                        line: c.line,
+                    },
+                    n,
+                    hops + 1,
+                )?
+                .read_elsewhere();
+            match &agreed {
+                Some(a) if !a.same_as(&table) => return None,
+                Some(_) => {}
+                None => agreed = Some(table),
+            }
+        }
+        agreed
     }
 
     /// `a.b.c`: the first name, then one attribute at a time.
