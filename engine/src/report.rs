@@ -183,17 +183,20 @@ pub fn build(
     }
 }
 
-/// Calls no source text writes (a `for` loop's `__iter__`/`__next__`) are reported
-/// only where they reach a declaration of the tree: on a list or an unknown
+/// Calls no source text writes (a `for` loop's `__iter__`/`__next__`, `with`'s
+/// `__enter__`, `raise E`, applying `@factory(...)`'s result) are reported only
+/// where they reach a declaration of the tree: on a list or an unknown
 /// receiver they would be sites no oracle lists and no reader asked for.
 fn is_unseen_implicit_call(call: &Call, resolution: &Resolution) -> bool {
-    let implicit = matches!(
-        call.kind,
-        crate::facts::CallKind::Iter
-            | crate::facts::CallKind::Next
-            | crate::facts::CallKind::Raise
-            | crate::facts::CallKind::Enter
-    );
+    use crate::facts::{CallKind, Callee};
+    // `@factory(args)` applies the factory's result without writing a call.
+    let applied_decorator =
+        call.kind == CallKind::Decorator && matches!(call.callee, Callee::Result(_));
+    let implicit = applied_decorator
+        || matches!(
+            call.kind,
+            CallKind::Iter | CallKind::Next | CallKind::Raise | CallKind::Enter
+        );
     let in_tree =
         matches!(resolution, Resolution::Placed(p) if matches!(p.target(), Target::InTree(_)));
     implicit && !in_tree

@@ -770,15 +770,34 @@ impl<'s> Extractor<'s> {
     }
 
     /// `@d` calls d; `@d(args)` calls d(args) (and then its result, which no one names).
+    /// Returns the call that applies the decorator to what it decorates: `d` itself
+    /// for `@d`, the unnamed call of `d(args)`'s result for `@d(args)`.
     fn decorator_call(&mut self, expr: Node, cx: &Ctx) -> Option<CallIdx> {
         match expr.kind() {
             "identifier" | "attribute" => {
                 self.unwritten_call(expr, CallKind::Decorator, vec![ArgShape::Unknown], cx)
             }
-            _ => {
-                self.expr(expr, cx);
-                None
-            }
+            _ => match self.expr(expr, cx) {
+                Ex::Call(factory) => {
+                    let (line, column) = pos(expr);
+                    let wrote = self.wrote(expr);
+                    Some(self.push_call(Call {
+                        line,
+                        column,
+                        caller: cx.caller,
+                        scope: cx.scope,
+                        callee: Callee::Result(factory),
+                        kind: CallKind::Decorator,
+                        args: vec![ArgShape::Unknown],
+                        keyword_args: 0,
+                        keywords: Vec::new(),
+                        has_splat: false,
+                        type_args: 0,
+                        wrote,
+                    }))
+                }
+                _ => None,
+            },
         }
     }
 
