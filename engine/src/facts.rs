@@ -118,6 +118,8 @@ pub struct Param {
     pub variadic: bool,
     pub keyword_variadic: bool,
     pub has_default: bool,
+    /// Python: the default value, evaluated where the function is defined.
+    pub default: Option<ValueExpr>,
 }
 
 #[derive(Debug, Clone)]

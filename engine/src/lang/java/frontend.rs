@@ -583,6 +583,7 @@ impl<'s> Extractor<'s> {
                         variadic: false,
                         keyword_variadic: false,
                         has_default: false,
+                        default: None,
                     });
                 }
                 "spread_parameter" => {
@@ -607,6 +608,7 @@ impl<'s> Extractor<'s> {
                         variadic: true,
                         keyword_variadic: false,
                         has_default: false,
+                        default: None,
                     });
                 }
                 _ => {}
@@ -1477,6 +1479,7 @@ fn untyped_param(name: &str) -> Param {
         variadic: false,
         keyword_variadic: false,
         has_default: false,
+        default: None,
     }
 }
 

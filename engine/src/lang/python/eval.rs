@@ -172,9 +172,9 @@ impl<'c, 'a> Py<'c, 'a> {
     }
 
     /// What every call site of `function` (placed in the previous chain round)
-    /// passes for parameter `index`, positionally or by keyword, when they all agree
-    /// and none leaves it to a default or a splat. A function also used as a value
-    /// (a callback) may be called from anywhere: then no answer.
+    /// passes for parameter `index` — positionally, by keyword, or by leaving it to
+    /// its default — when they all agree and none uses a splat. A function that
+    /// escapes as a value (a callback) may be called from anywhere: then no answer.
     pub fn value_every_caller_passes(&self, function: Eid, index: u32, hops: u32) -> Option<Eval> {
         const MAX_CALLERS: usize = 64;
         if hops > MAX_HOPS {
@@ -209,13 +209,27 @@ impl<'c, 'a> Py<'c, 'a> {
                 .iter()
                 .find(|(k, _)| *k == param.name)
                 .map(|(_, a)| a)
-                .or_else(|| c.args.get(position as usize))?;
-            let here = At {
-                file: cf,
-                scope: c.scope,
-                line: c.line,
+                .or_else(|| c.args.get(position as usize));
+            let val = match (arg, &param.default) {
+                (Some(arg), _) => {
+                    let here = At {
+                        file: cf,
+                        scope: c.scope,
+                        line: c.line,
+                    };
+                    self.argument(here, arg, hops + 1)?.val
+                }
+                // Left to the default, which was evaluated where the function is defined.
+                (None, Some(default)) => {
+                    let defined = At {
+                        file: function.file,
+                        scope: decl.scope,
+                        line: decl.line,
+                    };
+                    self.value(defined, default, hops + 1).ok()?.val
+                }
+                (None, None) => return None,
             };
-            let val = self.argument(here, arg, hops + 1)?.val;
             if agreed.as_ref().is_some_and(|a| *a != val) {
                 return None;
             }

@@ -972,9 +972,7 @@ impl<'s> Extractor<'s> {
                 "dictionary_splat_pattern" => (p.named_child(0), None, None, false, true),
                 _ => continue,
             };
-            if let Some(d) = default {
-                self.expr(d, outer);
-            }
+            let default_value = default.map(|d| self.expr(d, outer)).map(|e| value_of(&e));
             let Some(name_node) = name_node else { continue };
             let name = self.text(name_node).to_string();
             let ty = ty_node.map(|t| self.type_ref(t, outer));
@@ -994,6 +992,7 @@ impl<'s> Extractor<'s> {
                 variadic,
                 keyword_variadic: kw,
                 has_default: default.is_some(),
+                default: default_value,
             });
         }
         out
