@@ -274,7 +274,7 @@ pub struct Scope {
     pub bindings: Vec<Binding>,
     /// Positions in `bindings` by name, in source order; filled by [`FileFacts::finish`]
     /// so a lookup is a hash hit, not a scan of a scope with 26 000 names.
-    pub by_name: std::collections::HashMap<String, Vec<u32>>,
+    pub by_name: crate::fasthash::FastMap<String, Vec<u32>>,
 }
 
 impl Scope {

@@ -1,7 +1,7 @@
 //! `TreeIndex`: built once from every file's facts, read-only afterwards. Every
 //! lookup the resolver makes is a hash hit here, never a scan over declarations.
 
-use std::collections::HashMap;
+use crate::fasthash::{FastMap as HashMap, FastSet};
 
 use crate::facts::{Decl, DeclIdx, FileFacts};
 use crate::lang::Language;
@@ -35,7 +35,7 @@ pub struct TreeIndex<'a> {
     /// Python: package directories that have files (namespace packages included).
     package_dirs: HashMap<String, Vec<u32>>,
     /// Every name some file uses as a value (a callback, a table entry, an alias).
-    value_names: std::collections::HashSet<String>,
+    value_names: FastSet<String>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -44,15 +44,15 @@ impl<'a> TreeIndex<'a> {
             files,
             offsets: Vec::with_capacity(files.len()),
             qualified: Vec::with_capacity(files.len()),
-            by_qname: HashMap::new(),
-            by_name: HashMap::new(),
-            modules: HashMap::new(),
-            packages: HashMap::new(),
-            java_types: HashMap::new(),
-            members: HashMap::new(),
+            by_qname: HashMap::default(),
+            by_name: HashMap::default(),
+            modules: HashMap::default(),
+            packages: HashMap::default(),
+            java_types: HashMap::default(),
+            members: HashMap::default(),
             top_level: Vec::with_capacity(files.len()),
-            by_path: HashMap::new(),
-            package_dirs: HashMap::new(),
+            by_path: HashMap::default(),
+            package_dirs: HashMap::default(),
             value_names: Default::default(),
         };
         let mut next = 0u32;
@@ -63,7 +63,7 @@ impl<'a> TreeIndex<'a> {
             index.by_path.insert(file.path.clone(), fi);
             index.add_module_identity(fi, file);
             let qnames = qualified_names(file);
-            let mut top = HashMap::new();
+            let mut top = HashMap::default();
             for (di, decl) in file.decls.iter().enumerate() {
                 let eid = Eid {
                     file: fi,

@@ -6,6 +6,7 @@ pub mod discover;
 pub mod error;
 pub mod explain;
 pub mod facts;
+pub mod fasthash;
 pub mod index;
 pub mod lang;
 pub mod limits;

@@ -2,7 +2,7 @@
 //! resolved once, and each type's member lookup order (Python C3, Java
 //! class-then-interfaces). Built after the index, read-only afterwards.
 
-use std::collections::{HashMap, HashSet};
+use crate::fasthash::{FastMap as HashMap, FastSet as HashSet};
 
 use rayon::prelude::*;
 
@@ -90,7 +90,7 @@ impl Hierarchy {
 
     /// Every type above `ty` (bounded against cycles the source may write).
     pub fn ancestors(&self, ty: Eid) -> Vec<Eid> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut out = Vec::new();
         let mut stack: Vec<Eid> = self.bases(ty).to_vec();
         while let Some(t) = stack.pop() {
@@ -106,7 +106,7 @@ impl Hierarchy {
     /// Whether a type the tree declares below `ty` declares `name` itself: a call
     /// through `self` may then run that override instead.
     pub fn overridden_below(&self, index: &crate::index::TreeIndex, ty: Eid, name: &str) -> bool {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack: Vec<Eid> = self.subtypes.get(&ty).cloned().unwrap_or_default();
         while let Some(t) = stack.pop() {
             if !seen.insert(t) {
@@ -129,7 +129,7 @@ impl Hierarchy {
     /// Depth-first, left-to-right, each type once (Java: superclass before interfaces
     /// as the frontend lists them).
     pub fn depth_first(&self, ty: Eid) -> Vec<Eid> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut out = Vec::new();
         self.walk(ty, &mut seen, &mut out, 0);
         out

@@ -152,7 +152,7 @@ impl Eval {
 pub struct Results {
     pub per_file: Vec<Vec<Option<Eval>>>,
     /// Every call site placed on a declaration in the previous round, by target.
-    pub callers: std::collections::HashMap<Eid, Vec<(u32, CallIdx)>>,
+    pub callers: crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>>,
 }
 
 impl Results {
@@ -348,8 +348,8 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
 /// Which call sites reach each declaration (for a parameter every caller fills).
 fn callers_by_target(
     calls: &[Vec<Resolution>],
-) -> std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> {
-    let mut out: std::collections::HashMap<Eid, Vec<(u32, CallIdx)>> = Default::default();
+) -> crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>> {
+    let mut out: crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>> = Default::default();
     for (fi, file) in calls.iter().enumerate() {
         for (ci, r) in file.iter().enumerate() {
             if let Resolution::Placed(p) = r {
