@@ -213,6 +213,7 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
     match language {
         Language::Python => &crate::lang::python::resolve::PYTHON,
         Language::Java => &crate::lang::java::resolve::JAVA,
+        Language::Go => &crate::lang::go::resolve::GO,
     }
 }
 
