@@ -14,8 +14,8 @@ use tree_sitter::Node;
 
 use crate::facts::{
     ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx, ScopeKind,
-    TypeRef, ValueExpr,
+    Field, FileFacts, Import, ImportKind, Key, LiteralType, Param, Receiver, Scope, ScopeIdx,
+    ScopeKind, TypeRef, ValueExpr,
 };
 use crate::lang::go::policy;
 use crate::lang::Language;
@@ -882,7 +882,8 @@ impl<'s> Extractor<'s> {
     }
 
     /// `for k, v := range xs`: over a typed slice v holds the element type, over a
-    /// typed map k and v hold the key and value types; anything else is opaque.
+    /// typed map k and v hold the key and value types; over a field or a call's
+    /// result v holds an element of it (typed by the resolver); else opaque.
     fn range_clause(&mut self, node: Node, depth: u32) {
         let over = node
             .child_by_field_name("right")
@@ -891,8 +892,8 @@ impl<'s> Extractor<'s> {
             return;
         };
         let names = self.identifiers(left);
-        let written = match over {
-            Some(Shape::Name(n)) => self.written_type_of(&n),
+        let written = match &over {
+            Some(Shape::Name(n)) => self.written_type_of(n),
             _ => None,
         };
         let (first, second) = match written {
@@ -902,15 +903,25 @@ impl<'s> Extractor<'s> {
             }
             _ => (None, None),
         };
+        // Over a field or a call's result the element type is read by the resolver:
+        // the value variable holds "an element of" that value (`base[0]`).
+        let element_of = match (&over, names.len()) {
+            (Some(o @ (Shape::Path(_) | Shape::Call(_))), 2) => Some(ValueExpr::Subscript {
+                base: Box::new(o.clone().value()),
+                key: Key::Int(0),
+            }),
+            _ => None,
+        };
         for (i, (name, line)) in names.iter().enumerate() {
             let ty = if i == 0 {
                 first.clone()
             } else {
                 second.clone()
             };
-            let binding = match ty {
-                Some(ty) => BindingValue::Typed { ty, value: None },
-                None => BindingValue::Opaque,
+            let binding = match (ty, &element_of) {
+                (Some(ty), _) => BindingValue::Typed { ty, value: None },
+                (None, Some(e)) if i == 1 => BindingValue::Value(e.clone()),
+                (None, _) => BindingValue::Opaque,
             };
             self.bind(name, *line, binding);
         }

@@ -367,8 +367,67 @@ fn eval_value(cx: &Cx, file: u32, call: &Call, v: &ValueExpr, budget: u32) -> Re
         ValueExpr::CallResult(ci) => a_call_result(cx, file, *ci),
         ValueExpr::Name(n) => eval_root(cx, file, call, n, budget),
         ValueExpr::Attribute { path } => eval_path(cx, file, call, path, budget),
+        ValueExpr::Subscript { base, .. } => an_element_of(cx, file, call, base, budget),
         _ => Recv::Refuse(Reason::ReceiverTypeUnknown),
     }
+}
+
+/// A range variable over a field or a call's result: the element type of the
+/// field's written type, or of the called function's declared result (`[]*T` → T,
+/// `map[K]V` → V).
+fn an_element_of(cx: &Cx, file: u32, call: &Call, base: &ValueExpr, budget: u32) -> Recv {
+    let written = match base {
+        ValueExpr::Attribute { path } => a_field_type(cx, file, call, path, budget),
+        ValueExpr::CallResult(ci) => a_declared_result(cx, file, *ci),
+        _ => None,
+    };
+    let Some((site, ty, family)) = written else {
+        return Recv::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    match element_type(ty) {
+        Some(elem) => of_type(
+            resolve_type(cx.index, &TypeSite::of_decl(cx.index, site), &elem),
+            family,
+        ),
+        None => Recv::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// `[]T` → T, `map[K]V` → V.
+fn element_type(ty: TypeRef) -> Option<TypeRef> {
+    if ty.array {
+        return Some(TypeRef { array: false, ..ty });
+    }
+    (ty.path == ["map"] && ty.args.len() == 2).then(|| ty.args[1].clone())
+}
+
+/// The written type of the field `a.b.f` (and the type declaring it).
+fn a_field_type(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    path: &[String],
+    budget: u32,
+) -> Option<(Eid, TypeRef, Family)> {
+    let (field, receiver) = path.split_last()?;
+    let Recv::Instance(ty, _) = eval_path(cx, file, call, receiver, budget) else {
+        return None;
+    };
+    let (owner, written) = a_field_of(cx, ty, field)?;
+    Some((owner, written?, Family::WrittenType))
+}
+
+/// The declared first result of the function the call at `ci` reaches (its rules
+/// run again here: the chain pass keeps evaluated instances, not written types).
+fn a_declared_result(cx: &Cx, file: u32, ci: u32) -> Option<(Eid, TypeRef, Family)> {
+    let inner = &cx.index.file(file).calls[ci as usize];
+    let crate::resolve::Resolution::Placed(p) = crate::resolve::run_rules(cx, file, inner, None)
+    else {
+        return None;
+    };
+    let target = p.single()?;
+    let returns = cx.index.decl(target).returns.clone()?;
+    Some((target, returns, Family::ReturnType))
 }
 
 /// What the previous round says a call returns.
