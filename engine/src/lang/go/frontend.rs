@@ -187,6 +187,9 @@ struct Extractor<'s> {
     owner: Option<DeclIdx>,
     errors: u32,
     cut: bool,
+    /// The latest binding of each name in each scope (scope, name) → index in its
+    /// bindings, so reads while walking are hash hits, not scans of a scope.
+    latest: std::collections::HashMap<(ScopeIdx, String), usize>,
 }
 
 fn line_of(node: Node) -> u32 {
@@ -219,7 +222,25 @@ impl<'s> Extractor<'s> {
             owner: None,
             errors: 0,
             cut: false,
+            latest: Default::default(),
         }
+    }
+
+    /// The latest binding of `name` in the scope chain of the current function
+    /// (up to the file scope when `to_file`).
+    fn binding_in_chain(&self, name: &str, to_file: bool) -> Option<&Binding> {
+        let mut scope = Some(self.scope);
+        while let Some(s) = scope {
+            let sc = &self.facts.scopes[s as usize];
+            if let Some(&i) = self.latest.get(&(s, name.to_string())) {
+                return Some(&sc.bindings[i]);
+            }
+            if !to_file && sc.kind == ScopeKind::Function {
+                return None;
+            }
+            scope = sc.parent;
+        }
+        None
     }
 
     fn text(&self, node: Node) -> &'s str {
@@ -391,13 +412,14 @@ impl<'s> Extractor<'s> {
         if name == "_" || name.is_empty() {
             return;
         }
-        self.facts.scopes[self.scope as usize]
-            .bindings
-            .push(Binding {
-                name: name.to_string(),
-                line,
-                value,
-            });
+        let bindings = &mut self.facts.scopes[self.scope as usize].bindings;
+        self.latest
+            .insert((self.scope, name.to_string()), bindings.len());
+        bindings.push(Binding {
+            name: name.to_string(),
+            line,
+            value,
+        });
     }
 
     fn import(&mut self, node: Node) {
@@ -905,13 +927,18 @@ impl<'s> Extractor<'s> {
         };
         // Over a field or a call's result the element type is read by the resolver:
         // the value variable holds "an element of" that value (`base[0]`).
-        let element_of = match (&over, names.len()) {
-            (Some(o @ (Shape::Path(_) | Shape::Call(_))), 2) => Some(ValueExpr::Subscript {
-                base: Box::new(o.clone().value()),
-                key: Key::Int(0),
-            }),
+        let base = match &over {
+            Some(o @ (Shape::Path(_) | Shape::Call(_))) => Some(o.clone().value()),
+            // `cs := c.Commands(); for _, x := range cs`: what the local holds.
+            Some(Shape::Name(n)) => self.followable_value_of(n),
             _ => None,
         };
+        let element_of = base
+            .filter(|_| names.len() == 2)
+            .map(|b| ValueExpr::Subscript {
+                base: Box::new(b),
+                key: Key::Int(0),
+            });
         for (i, (name, line)) in names.iter().enumerate() {
             let ty = if i == 0 {
                 first.clone()
@@ -930,24 +957,13 @@ impl<'s> Extractor<'s> {
     /// The written type of a name bound in an enclosing scope of this function
     /// (a parameter, a `var x T`, a composite literal), read while walking.
     fn written_type_of(&self, name: &str) -> Option<TypeRef> {
-        let mut scope = Some(self.scope);
-        while let Some(s) = scope {
-            let sc = &self.facts.scopes[s as usize];
-            if let Some(b) = sc.bindings.iter().rev().find(|b| b.name == name) {
-                return match &b.value {
-                    BindingValue::Param { ty, .. } => ty.clone(),
-                    BindingValue::Typed { ty, .. } => Some(ty.clone()),
-                    // A composite literal writes its type: `m := map[K]V{}`.
-                    BindingValue::Value(ValueExpr::New(ty)) => Some(ty.clone()),
-                    _ => None,
-                };
-            }
-            if sc.kind == ScopeKind::Function {
-                return None;
-            }
-            scope = sc.parent;
+        match &self.binding_in_chain(name, false)?.value {
+            BindingValue::Param { ty, .. } => ty.clone(),
+            BindingValue::Typed { ty, .. } => Some(ty.clone()),
+            // A composite literal writes its type: `m := map[K]V{}`.
+            BindingValue::Value(ValueExpr::New(ty)) => Some(ty.clone()),
+            _ => None,
         }
-        None
     }
 
     fn selector(&mut self, node: Node, depth: u32) -> Shape {
@@ -1086,16 +1102,19 @@ impl<'s> Extractor<'s> {
 
     /// Whether a name is bound in an enclosing scope of this file (a local or
     /// package-level declaration shadowing a predeclared name).
-    fn bound_here(&self, name: &str) -> bool {
-        let mut scope = Some(self.scope);
-        while let Some(s) = scope {
-            let sc = &self.facts.scopes[s as usize];
-            if sc.bindings.iter().any(|b| b.name == name) {
-                return true;
+    /// A local holding a field or a call's result (whose element type the
+    /// resolver can read).
+    fn followable_value_of(&self, name: &str) -> Option<ValueExpr> {
+        match &self.binding_in_chain(name, false)?.value {
+            BindingValue::Value(v @ (ValueExpr::CallResult(_) | ValueExpr::Attribute { .. })) => {
+                Some(v.clone())
             }
-            scope = sc.parent;
+            _ => None,
         }
-        false
+    }
+
+    fn bound_here(&self, name: &str) -> bool {
+        self.binding_in_chain(name, true).is_some()
     }
 
     fn wrote(&self, node: Node) -> String {
