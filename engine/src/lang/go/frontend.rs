@@ -852,9 +852,13 @@ impl<'s> Extractor<'s> {
                 names.push(("_".to_string(), line_of(t)));
             }
         }
-        // A re-assignment only rebinds names already bound locally; a write to a
-        // package variable is not followed (another file may read it).
-        self.bind_values(&names, values, None);
+        // `x = v` changes x's value, never its type (Go is statically typed): the
+        // write is recorded as an unknown value, so a call of x abstains while a
+        // call on x still reads the type of x's declaration.
+        drop(values);
+        for (name, line) in names {
+            self.bind(&name, line, BindingValue::Value(ValueExpr::Unknown));
+        }
     }
 
     fn bind_values(&mut self, names: &[(String, u32)], values: Vec<Shape>, ty: Option<TypeRef>) {

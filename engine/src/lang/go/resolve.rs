@@ -265,13 +265,19 @@ fn lookup_name<'a>(
     scope: ScopeIdx,
     name: &str,
     line: u32,
+    through_writes: bool,
 ) -> Named<'a> {
     let facts = index.file(file);
     let mut cur = Some(scope);
     while let Some(s) = cur {
         let sc = &facts.scopes[s as usize];
         let module = sc.parent.is_none();
-        if let Some(b) = sc.named(name).rev().find(|b| module || b.line <= line) {
+        if let Some(b) = sc
+            .named(name)
+            .rev()
+            .filter(|b| !(through_writes && is_a_write(b)))
+            .find(|b| module || b.line <= line)
+        {
             return Named::Binding(b);
         }
         cur = sc.parent;
@@ -282,6 +288,12 @@ fn lookup_name<'a>(
     } else {
         Named::Package(package.to_vec())
     }
+}
+
+/// `x = v` (not a declaration): x's value is unknown from here, its type is its
+/// declaration's.
+fn is_a_write(b: &Binding) -> bool {
+    matches!(b.value, BindingValue::Value(ValueExpr::Unknown))
 }
 
 // ----- receivers -----------------------------------------------------------------------------
@@ -321,7 +333,7 @@ fn eval_root(cx: &Cx, file: u32, call: &Call, root: &str, budget: u32) -> Recv {
     if budget == 0 {
         return Recv::Refuse(Reason::ReceiverTypeUnknown);
     }
-    match lookup_name(cx.index, file, call.scope, root, call.line) {
+    match lookup_name(cx.index, file, call.scope, root, call.line, true) {
         Named::Binding(b) => eval_binding(cx, file, call, b, budget - 1),
         Named::Package(decls) => match decls.as_slice() {
             [t] if cx.index.decl(*t).kind.is_type() => Recv::TypeName(*t),
@@ -565,7 +577,7 @@ fn callee_named(
     if budget == 0 {
         return Decision::Refuse(Reason::LocalValue);
     }
-    match lookup_name(cx.index, file, call.scope, name, call.line) {
+    match lookup_name(cx.index, file, call.scope, name, call.line, false) {
         Named::Binding(b) => match &b.value {
             BindingValue::Decl(d) => {
                 let eid = Eid { file, decl: *d };
