@@ -449,3 +449,36 @@ fn a_wrong_expectation_fails() {
     };
     assert_eq!(check_one(&report, &right), Ok(()));
 }
+
+/// A package of 26 000 functions, each calling the previous one: every call is
+/// placed (`lexical`), and the analysis stays linear (no per-call scan of the
+/// package's declarations).
+#[test]
+fn a_file_with_26000_functions_resolves_every_call() {
+    let mut text = String::from("package big\n\nfunc f0() {}\n");
+    for i in 1..26_000 {
+        text.push_str(&format!("func f{i}() {{ f{}() }}\n", i - 1));
+    }
+    let report = analyze(&[("big.go".to_string(), text)]);
+    assert_eq!(report.calls.len(), 25_999);
+    assert!(report
+        .calls
+        .iter()
+        .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
+}
+
+/// Expressions nested far past the walk's depth bound: the file is analysed, the
+/// cut is counted as a parse error, nothing overflows.
+#[test]
+fn deeply_nested_expressions_are_cut_not_overflowed() {
+    let depth = 5_000;
+    let text = format!(
+        "package deep\n\nfunc g(x int) int {{ return x }}\n\nfunc f() int {{ return {}1{} }}\n",
+        "g(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let report = analyze(&[("deep.go".to_string(), text)]);
+    assert_eq!(report.files.len(), 1);
+    assert!(report.files[0].parse_errors >= 1);
+    assert!(!report.calls.is_empty());
+}
