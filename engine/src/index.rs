@@ -38,6 +38,8 @@ pub struct TreeIndex<'a> {
     value_names: std::collections::HashSet<String>,
     /// Go: top-level functions and types of a package (by package key), by name.
     go_package_names: HashMap<(String, String), Vec<Eid>>,
+    /// Go: package-level variables (file, index in its file scope's bindings).
+    go_package_vars: HashMap<(String, String), Vec<(u32, u32)>>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -57,6 +59,7 @@ impl<'a> TreeIndex<'a> {
             package_dirs: HashMap::new(),
             value_names: Default::default(),
             go_package_names: HashMap::new(),
+            go_package_vars: HashMap::new(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -137,6 +140,17 @@ impl<'a> TreeIndex<'a> {
                 continue;
             }
             let package = file.module.first().cloned().unwrap_or_default();
+            for (bi, b) in file.scopes[0].bindings.iter().enumerate() {
+                if matches!(
+                    b.value,
+                    crate::facts::BindingValue::Value(_) | crate::facts::BindingValue::Typed { .. }
+                ) {
+                    self.go_package_vars
+                        .entry((package.clone(), b.name.clone()))
+                        .or_default()
+                        .push((fi as u32, bi as u32));
+                }
+            }
             for (di, decl) in file.decls.iter().enumerate() {
                 let Some(receiver) = go_receiver(decl) else {
                     continue;
@@ -167,6 +181,15 @@ impl<'a> TreeIndex<'a> {
     /// Go: a package's top-level function or type of this name, by package key.
     pub fn go_package_name(&self, package: &str, name: &str) -> &[Eid] {
         self.go_package_names
+            .get(&(package.to_string(), name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Go: a package's package-level variables of this name, as (file, index in
+    /// that file's file-scope bindings).
+    pub fn go_package_var(&self, package: &str, name: &str) -> &[(u32, u32)] {
+        self.go_package_vars
             .get(&(package.to_string(), name.to_string()))
             .map(Vec::as_slice)
             .unwrap_or(&[])

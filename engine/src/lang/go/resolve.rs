@@ -339,8 +339,26 @@ fn eval_root(cx: &Cx, file: u32, call: &Call, root: &str, budget: u32) -> Recv {
             [t] if cx.index.decl(*t).kind.is_type() => Recv::TypeName(*t),
             _ => Recv::Refuse(Reason::ReceiverTypeUnknown),
         },
-        Named::Nothing => Recv::Refuse(Reason::ReceiverTypeUnknown),
+        Named::Nothing => a_package_variable(cx, file, call, root, budget - 1),
     }
+}
+
+/// A package-level variable declared in another file of the package: its
+/// declaration is read in that file (its imports, its calls), as if at the end of
+/// its file scope. Go's static typing makes the declaration's type the variable's.
+fn a_package_variable(cx: &Cx, file: u32, call: &Call, name: &str, budget: u32) -> Recv {
+    let package = package_of(cx.index, file);
+    let [(vfile, index)] = cx.index.go_package_var(package, name) else {
+        return Recv::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    let binding = &cx.index.file(*vfile).scopes[0].bindings[*index as usize];
+    let there = Call {
+        scope: 0,
+        line: u32::MAX,
+        caller: None,
+        ..call.clone()
+    };
+    eval_binding(cx, *vfile, &there, binding, budget)
 }
 
 fn eval_binding(cx: &Cx, file: u32, call: &Call, b: &Binding, budget: u32) -> Recv {
