@@ -21,6 +21,8 @@ pub struct FileFacts {
     /// Module identity: Python dotted module names this file answers to (the
     /// package-relative name first, then the root-relative one when different);
     /// Java: the package (`org.jsoup.nodes`, empty for the default package).
+    /// Go: the package's key (its import path, `_test` appended for an external
+    /// test package) then the file's directory.
     pub module: Vec<String>,
     /// True for a Python package's `__init__.py`.
     pub is_package_init: bool,
@@ -143,7 +145,9 @@ pub struct Decl {
     /// Python `@property`: reading the attribute calls it, so `x.p.m()` walks its return type.
     pub is_property: bool,
     pub returns: Option<TypeRef>,
-    /// Base classes and implemented interfaces as written.
+    /// Base classes and implemented interfaces as written; Go: a struct's embedded
+    /// fields and an interface's embedded interfaces, and for a method the
+    /// receiver's type (the type it is a member of).
     pub bases: Vec<TypeRef>,
     /// Fields with a written type (`self.x: T`, `private T x;`, class-level `x: T`).
     pub fields: Vec<Field>,
@@ -454,6 +458,9 @@ pub enum ImportKind {
     JavaStatic { path: Vec<String> },
     /// Java `import static a.b.C.*;`.
     JavaStaticOnDemand { path: Vec<String> },
+    /// Go `import alias "a/b/c"`: the import path and the name it is bound to
+    /// (`None` for `_` and `.` imports, which bind no name).
+    GoPackage { path: String, name: Option<String> },
 }
 
 /// How a call site names what it calls.

@@ -36,6 +36,10 @@ pub struct TreeIndex<'a> {
     package_dirs: HashMap<String, Vec<u32>>,
     /// Every name some file uses as a value (a callback, a table entry, an alias).
     value_names: FastSet<String>,
+    /// Go: top-level functions and types of a package (by package key), by name.
+    go_package_names: HashMap<(String, String), Vec<Eid>>,
+    /// Go: package-level variables (file, index in its file scope's bindings).
+    go_package_vars: HashMap<(String, String), Vec<(u32, u32)>>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -54,6 +58,8 @@ impl<'a> TreeIndex<'a> {
             by_path: HashMap::default(),
             package_dirs: HashMap::default(),
             value_names: Default::default(),
+            go_package_names: HashMap::default(),
+            go_package_vars: HashMap::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -79,6 +85,17 @@ impl<'a> TreeIndex<'a> {
                     .entry(decl.name.clone())
                     .or_default()
                     .push(eid);
+                if file.language == Language::Go
+                    && decl.parent.is_none()
+                    && decl.kind != crate::facts::DeclKind::Method
+                {
+                    let package = file.module.first().cloned().unwrap_or_default();
+                    index
+                        .go_package_names
+                        .entry((package, decl.name.clone()))
+                        .or_default()
+                        .push(eid);
+                }
                 match decl.parent {
                     Some(p) if file.decls[p as usize].kind.is_type() => {
                         index
@@ -111,7 +128,76 @@ impl<'a> TreeIndex<'a> {
             }
             index.qualified.push(qnames);
         }
+        index.add_go_methods();
         index
+    }
+
+    /// Go methods are declared at top level, in any file of the package: each
+    /// becomes a member of its receiver's type (the same package's type of that name).
+    fn add_go_methods(&mut self) {
+        for (fi, file) in self.files.iter().enumerate() {
+            if file.language != Language::Go {
+                continue;
+            }
+            let package = file.module.first().cloned().unwrap_or_default();
+            for (bi, b) in file.scopes[0].bindings.iter().enumerate() {
+                if matches!(
+                    b.value,
+                    crate::facts::BindingValue::Value(_) | crate::facts::BindingValue::Typed { .. }
+                ) {
+                    self.go_package_vars
+                        .entry((package.clone(), b.name.clone()))
+                        .or_default()
+                        .push((fi as u32, bi as u32));
+                }
+            }
+            for (di, decl) in file.decls.iter().enumerate() {
+                let Some(receiver) = go_receiver(decl) else {
+                    continue;
+                };
+                let key = (package.clone(), receiver.to_string());
+                let Some(ty) = self
+                    .go_package_names
+                    .get(&key)
+                    .and_then(|v| v.iter().find(|&&e| self.decl(e).kind.is_type()))
+                    .copied()
+                else {
+                    continue;
+                };
+                let eid = Eid {
+                    file: fi as u32,
+                    decl: di as DeclIdx,
+                };
+                self.members
+                    .entry(ty)
+                    .or_default()
+                    .entry(decl.name.clone())
+                    .or_default()
+                    .push(eid);
+            }
+        }
+    }
+
+    /// Go: a package's top-level function or type of this name, by package key.
+    pub fn go_package_name(&self, package: &str, name: &str) -> &[Eid] {
+        self.go_package_names
+            .get(&(package.to_string(), name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Go: a package's package-level variables of this name, as (file, index in
+    /// that file's file-scope bindings).
+    pub fn go_package_var(&self, package: &str, name: &str) -> &[(u32, u32)] {
+        self.go_package_vars
+            .get(&(package.to_string(), name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Files of a package (Java package name, Go package key).
+    pub fn package_files(&self, package: &str) -> &[u32] {
+        self.packages.get(package).map(Vec::as_slice).unwrap_or(&[])
     }
 
     fn add_module_identity(&mut self, fi: u32, file: &FileFacts) {
@@ -127,7 +213,7 @@ impl<'a> TreeIndex<'a> {
                         .push(fi);
                 }
             }
-            Language::Java => {
+            Language::Java | Language::Go => {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }
@@ -251,13 +337,24 @@ fn qualified_names(file: &FileFacts) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(file.decls.len());
     for decl in &file.decls {
         // Parents precede children in `decls`, so the parent's name is ready.
-        let prefix = match decl.parent {
-            Some(p) => out[p as usize].clone(),
-            None => file.path.clone(),
+        let prefix = match (decl.parent, go_receiver(decl)) {
+            (Some(p), _) => out[p as usize].clone(),
+            (None, Some(receiver)) if file.language == Language::Go => {
+                format!("{}::{receiver}", file.path)
+            }
+            (None, _) => file.path.clone(),
         };
         out.push(format!("{prefix}::{}", decl.name));
     }
     out
+}
+
+/// A Go method's receiver type name (`T` of `func (t *T) m()`).
+fn go_receiver(decl: &Decl) -> Option<&str> {
+    if decl.kind != crate::facts::DeclKind::Method || decl.parent.is_some() {
+        return None;
+    }
+    decl.bases.first().and_then(|t| t.last())
 }
 
 /// `package.Outer.Inner` for a Java type declaration.

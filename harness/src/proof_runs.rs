@@ -70,6 +70,11 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "javac",
             version_args: &["-version"],
         }),
+        "go" => Some(Recipe {
+            tools: &["go"],
+            version_tool: "go",
+            version_args: &["version"],
+        }),
         _ => None,
     }
 }
@@ -121,6 +126,12 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     }
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
+        "go" => (
+            Step::NotNeeded,
+            go_run(&tools[0], &copy, scratch.path())
+                .timeout(bound)
+                .run(),
+        ),
         _ => (
             Step::NotNeeded,
             tools[0].command(&copy).arg("main.py").timeout(bound).run(),
@@ -176,6 +187,27 @@ fn build_and_run_java(
         .timeout(bound)
         .run();
     (Step::Done, ran)
+}
+
+/// `go run .` in the copy: modules on, the module cache in the scratch directory,
+/// the build cache shared by every case under the system temporary directory (Go's
+/// cache is content-addressed and safe for concurrent use; a cache per case
+/// recompiles `fmt` each time, about ten seconds), no network (a proof imports
+/// nothing outside its module), and the installed toolchain only.
+fn go_run(go: &Tool, copy: &Path, scratch: &Path) -> oracles::Invocation {
+    go.command(copy)
+        .arg("run")
+        .arg(".")
+        .env("GOFLAGS", "-mod=mod")
+        .env(
+            "GOCACHE",
+            std::env::temp_dir().join("callgraph-proofs-gocache"),
+        )
+        .env("GOPATH", scratch.join("gopath"))
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GOENV", "off")
+        .env("CGO_ENABLED", "0")
 }
 
 fn not_run() -> Outcome {
@@ -248,6 +280,14 @@ fn first_difference(expected: &str, actual: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_proofs_run_with_the_go_toolchain() {
+        let go = recipe("go").expect("go has a recipe");
+        assert_eq!(go.tools, &["go"]);
+        assert_eq!((go.version_tool, go.version_args), ("go", &["version"][..]));
+        assert!(recipe("cobol").is_none());
+    }
 
     #[test]
     fn the_first_difference_is_named() {

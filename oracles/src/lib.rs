@@ -4,6 +4,7 @@
 //! Architecture invariant: nothing in this crate or the harness starts a process
 //! except through [`toolchain::Invocation`].
 
+pub mod gotypes;
 pub mod input;
 pub mod javac;
 pub mod maven;

@@ -43,13 +43,14 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["javac", "pytrace"]
+    &["gotypes", "javac", "pytrace"]
 }
 
 /// The adapter named `name`, when one is implemented.
 pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
     // Adding an adapter is one line here.
     match name {
+        "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
         "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         _ => None,

@@ -31,6 +31,9 @@ JAVA_METHOD = re.compile(
     r"^\s*(?:@\w+\s+)*(?:(?:public|private|protected|static|final|abstract|default|synchronized|native)\s+)*"
     r"(?:<[^>]*>\s*)?(?P<ret>[\w$.]+(?:<[^()]*>)?(?:\[\])*\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*\([^)]*\)"
     r"\s*(?:throws\s+[\w$., ]+)?\s*(?P<end>[{;])")
+GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
+GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
+GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
 
 
@@ -43,6 +46,13 @@ def declared_names(lang, text):
             names.add(m.group(1))
         if re.search(r"\blambda\b", text):
             names.add("lambda")
+        return names
+    if lang == "go":
+        # a func or method declaration, a struct/interface type, an interface's method spec
+        for pattern in (GO_FUNC, GO_TYPE, GO_METHOD_SPEC):
+            m = pattern.match(text)
+            if m:
+                names.add(m.group(1))
         return names
     names.update(JAVA_TYPE.findall(text))
     m = JAVA_METHOD.match(text)
@@ -91,7 +101,7 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = "main.py" if lang == "python" else "Main.java"
+    entry = {"python": "main.py", "go": "main.go"}.get(lang, "Main.java")
     if not os.path.isfile(os.path.join(path, entry)):
         problems.append(f"{entry} missing")
     sites = exp.get("sites", [])
@@ -166,7 +176,8 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, "python"), os.path.join(here, "java")])
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go")
+                                 if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0
     indirect_total = 0

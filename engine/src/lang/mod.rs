@@ -1,6 +1,7 @@
 //! The language registry. Adding a language touches its own folder and one line in
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
+pub mod go;
 pub mod java;
 pub mod python;
 
@@ -11,15 +12,17 @@ use crate::resolve::family::Family;
 pub enum Language {
     Python,
     Java,
+    Go,
 }
 
 impl Language {
-    pub const ALL: &'static [Language] = &[Language::Python, Language::Java];
+    pub const ALL: &'static [Language] = &[Language::Python, Language::Java, Language::Go];
 
     pub fn token(self) -> &'static str {
         match self {
             Language::Python => "python",
             Language::Java => "java",
+            Language::Go => "go",
         }
     }
 
@@ -31,6 +34,7 @@ impl Language {
         match self {
             Language::Python => &["py", "pyi"],
             Language::Java => &["java"],
+            Language::Go => &["go"],
         }
     }
 
@@ -47,6 +51,7 @@ impl Language {
         match self {
             Language::Python => python::policy::FAMILIES,
             Language::Java => java::policy::FAMILIES,
+            Language::Go => go::policy::FAMILIES,
         }
     }
 
@@ -54,6 +59,7 @@ impl Language {
         match self {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::Java => tree_sitter_java::LANGUAGE.into(),
+            Language::Go => tree_sitter_go::LANGUAGE.into(),
         }
     }
 
@@ -62,6 +68,7 @@ impl Language {
         match self {
             Language::Python => python::frontend::extract(path, source, tree),
             Language::Java => java::frontend::extract(path, source, tree),
+            Language::Go => go::frontend::extract(path, source, tree),
         }
     }
 }

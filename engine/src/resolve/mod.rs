@@ -213,6 +213,7 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
     match language {
         Language::Python => &crate::lang::python::resolve::PYTHON,
         Language::Java => &crate::lang::java::resolve::JAVA,
+        Language::Go => &crate::lang::go::resolve::GO,
     }
 }
 
@@ -401,4 +402,42 @@ fn resolve_file(cx: &Cx, fi: u32, previous: Option<&FileRound>) -> FileRound {
         out.evals.push(eval);
     }
     out
+}
+
+/// Find a member by name in a type and its bases, in the language's lookup order.
+/// Returns the declarations found on the first type that has the name, and whether
+/// that type is the receiver's own.
+pub fn find_member(cx: &Cx, language: Language, ty: Eid, name: &str) -> MemberLookup {
+    let resolver = resolver_for(language);
+    for (i, t) in resolver
+        .lookup_order(cx.hierarchy, ty)
+        .into_iter()
+        .enumerate()
+    {
+        let found = cx.index.members(t, name);
+        if !found.is_empty() {
+            return MemberLookup::Found {
+                on: t,
+                decls: found.to_vec(),
+                inherited: i > 0,
+            };
+        }
+    }
+    if cx.hierarchy.has_unknown_base(ty) {
+        MemberLookup::MaybeOutside
+    } else {
+        MemberLookup::NotFound
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum MemberLookup {
+    Found {
+        on: Eid,
+        decls: Vec<Eid>,
+        inherited: bool,
+    },
+    /// Not in the tree's part of the hierarchy, and some base is outside the tree.
+    MaybeOutside,
+    NotFound,
 }

@@ -1,0 +1,220 @@
+//! The Go oracle: go/types' own binding of every call expression, read through
+//! `golang.org/x/tools/go/packages` by a helper program (`oracles/go/main.go`, its
+//! module pinned by the committed go.mod/go.sum) built at run time under the cache.
+//!
+//! Every call expression of every package under the root (tests included) is a
+//! site named by the callee's identifier at its column; its target is the
+//! declaration go/types binds (an interface method call → the interface's method
+//! spec), in the tree by the name line, or outside as `pkgpath.F` / `pkgpath.T.M`.
+//! Calls of predeclared functions are set apart (`"implicit": "builtin"`);
+//! conversions are not calls and are not sites; a call of a func-valued variable
+//! or of a computed expression is unjudged. The helper's module and the corpus's
+//! dependencies come from the Go module proxy only, into the cache.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::javac::truth_from_lines;
+use crate::oracle::{Oracle, OracleOptions};
+use crate::toolchain::{Invocation, Outcome, Tool};
+use crate::truth::{ColumnUnit, OracleStamp, Truth};
+
+/// Bumped whenever what the adapter emits changes (truths are cached by it).
+pub const ADAPTER_VERSION: &str = "1";
+
+/// The helper's sources, embedded so a checkout alone can build it.
+pub const HELPER_MAIN: &str = include_str!("../go/main.go");
+pub const HELPER_GO_MOD: &str = include_str!("../go/go.mod");
+pub const HELPER_GO_SUM: &str = include_str!("../go/go.sum");
+
+/// The sha256 of the helper's main.go this adapter version was written for.
+#[cfg(test)]
+const HELPER_SHA256: &str = "4c3aa170208179d77de38745a658ca9052e792b3a9cd57b1bc9f2dbaadf449e6";
+
+const TOOL: &str = "go";
+const PROXY: &str = "https://proxy.golang.org";
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GoTypes;
+
+impl Oracle for GoTypes {
+    fn name(&self) -> &'static str {
+        "gotypes"
+    }
+
+    fn version(&self) -> &'static str {
+        ADAPTER_VERSION
+    }
+
+    fn toolchain_version(&self) -> Result<String, Outcome> {
+        Tool::locate(TOOL)?.version(&["version"])
+    }
+
+    fn run(&self, corpus_dir: &Path, options: &OracleOptions<'_>) -> Result<Truth, Outcome> {
+        let go = Tool::locate(TOOL)?;
+        let version = self.toolchain_version()?;
+        let root = corpus_dir
+            .canonicalize()
+            .map_err(|e| failed(format!("cannot read the root: {e}")))?;
+        let cache = absolute_dir(&options.cache_dir.join("oracles").join("gotypes"))?;
+        let work = absolute_dir(options.work_dir)?;
+        let helper = build_helper(&go, &version, &cache, options.timeout)?;
+        let out = work.join("sites.jsonl");
+        let finished = go_env(
+            Tool::at("gotypes", &helper)?
+                .command(&root)
+                .arg(&root)
+                .timeout(options.timeout),
+            &cache,
+        )
+        .run()?;
+        std::fs::write(&out, &finished.stdout)
+            .map_err(|e| failed(format!("cannot keep the helper's sites: {e}")))?;
+        if finished.stdout.trim().is_empty() {
+            return Err(failed("the helper found no call in the tree".into()));
+        }
+        let stamp = OracleStamp {
+            name: "gotypes".into(),
+            version: go_version_word(&version),
+            adapter: ADAPTER_VERSION.into(),
+            column: ColumnUnit::Name,
+        };
+        truth_from_lines(options.corpus_id, stamp, &finished.stdout).map_err(failed)
+    }
+}
+
+/// `go version go1.26.8 linux/amd64` → `go1.26.8`.
+fn go_version_word(version: &str) -> String {
+    version
+        .split_whitespace()
+        .find(|w| w.starts_with("go1") || w.starts_with("devel"))
+        .unwrap_or(version)
+        .to_string()
+}
+
+/// The environment of every go command the adapter runs: modules from the proxy
+/// only (checked against the go.sum files), caches under the oracle cache, the
+/// installed toolchain only, no cgo.
+fn go_env(invocation: Invocation, cache: &Path) -> Invocation {
+    invocation
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", PROXY)
+        .env("GOSUMDB", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GOENV", "off")
+        .env("CGO_ENABLED", "0")
+        .env("GOPATH", cache.join("gopath"))
+        .env("GOMODCACHE", cache.join("gomodcache"))
+        .env("GOCACHE", cache.join("gocache"))
+}
+
+/// Builds the helper once per (sources, toolchain) under the cache.
+fn build_helper(
+    go: &Tool,
+    version: &str,
+    cache: &Path,
+    bound: Duration,
+) -> Result<PathBuf, Outcome> {
+    let mut hasher = Sha256::new();
+    for part in [HELPER_MAIN, HELPER_GO_MOD, HELPER_GO_SUM, version] {
+        hasher.update(part.as_bytes());
+        hasher.update(b"\0");
+    }
+    let key: String = hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let dir = cache.join(format!("helper-{key}"));
+    let binary = dir.join("gotypes");
+    if binary.is_file() {
+        return Ok(binary);
+    }
+    let partial = cache.join(format!("helper-{key}.partial"));
+    let _ = std::fs::remove_dir_all(&partial);
+    std::fs::create_dir_all(&partial)
+        .map_err(|e| failed(format!("cannot create {}: {e}", partial.display())))?;
+    for (name, text) in [
+        ("main.go", HELPER_MAIN),
+        ("go.mod", HELPER_GO_MOD),
+        ("go.sum", HELPER_GO_SUM),
+    ] {
+        std::fs::write(partial.join(name), text)
+            .map_err(|e| failed(format!("cannot write the helper's {name}: {e}")))?;
+    }
+    go_env(
+        go.command(&partial)
+            .args(["build", "-o", "gotypes", "."])
+            .timeout(bound),
+        cache,
+    )
+    .run()?;
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::rename(&partial, &dir)
+        .map_err(|e| failed(format!("cannot move the helper into place: {e}")))?;
+    Ok(binary)
+}
+
+fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
+    std::fs::create_dir_all(path)
+        .and_then(|()| path.canonicalize())
+        .map_err(|e| failed(format!("cannot use {}: {e}", path.display())))
+}
+
+fn failed(detail: String) -> Outcome {
+    Outcome::ToolFailed {
+        tool: TOOL.into(),
+        detail,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_helper_asks_for_a_new_adapter_version() {
+        let actual: String = Sha256::digest(HELPER_MAIN.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            actual, HELPER_SHA256,
+            "oracles/go/main.go changed: bump ADAPTER_VERSION and set HELPER_SHA256"
+        );
+    }
+
+    #[test]
+    fn the_helper_module_is_pinned() {
+        assert!(HELPER_GO_MOD.contains("golang.org/x/tools v"));
+        assert!(HELPER_GO_SUM.contains("golang.org/x/tools"));
+    }
+
+    #[test]
+    fn the_version_word_is_the_release() {
+        assert_eq!(
+            go_version_word("go version go1.26.8 linux/amd64"),
+            "go1.26.8"
+        );
+    }
+
+    #[test]
+    fn helper_lines_keep_builtins_apart_and_dynamic_calls_unjudged() {
+        let lines = r#"{"kind":"site","file":"a.go","line":5,"column":2,"name":"len","targets":[],"implicit":"builtin"}
+{"kind":"site","file":"a.go","line":4,"column":2,"caller":{"file":"a.go","line":3},"name":"f","targets":[],"unjudged":"dynamic_value"}
+{"kind":"site","file":"a.go","line":6,"column":6,"name":"Println","targets":[{"kind":"outside","symbol":"fmt.Println"}]}
+"#;
+        let stamp = OracleStamp {
+            name: "gotypes".into(),
+            version: "go1.26.8".into(),
+            adapter: ADAPTER_VERSION.into(),
+            column: ColumnUnit::Name,
+        };
+        let truth = truth_from_lines("t", stamp, lines).unwrap();
+        let names: Vec<&str> = truth.sites.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["f", "len", "Println"]);
+        assert_eq!(truth.sites[1].implicit.as_deref(), Some("builtin"));
+        assert_eq!(truth.sites[0].unjudged.as_deref(), Some("dynamic_value"));
+    }
+}

@@ -1,0 +1,5 @@
+package tools
+
+func Shout(s string) string {
+	return s + "!"
+}

@@ -1,0 +1,11 @@
+package main
+
+import (
+	"fmt"
+
+	"proof/tools"
+)
+
+func main() {
+	fmt.Println(tools.Double(21))
+}

@@ -1,0 +1,5 @@
+package tools
+
+func Double(n int) int {
+	return n * 2
+}

@@ -1,0 +1,12 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+func main() {
+	var sb strings.Builder
+	sb.WriteString("built")
+	fmt.Println(sb.String())
+}

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	xs := []int{1, 2}
+	xs = append(xs, 3)
+	fmt.Println(len(xs))
+}
