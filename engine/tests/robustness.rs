@@ -226,10 +226,10 @@ fn collect_families(dir: &Path, out: &mut std::collections::BTreeSet<String>) {
     for f in std::fs::read_dir(dir).unwrap().flatten() {
         let p = f.path();
         if p.extension().is_some_and(|e| e == "txt") {
-            let comment = if p.to_string_lossy().contains("/java/") {
-                "//"
-            } else {
+            let comment = if p.to_string_lossy().contains("/python/") {
                 "#"
+            } else {
+                "//"
             };
             let text = std::fs::read_to_string(&p).unwrap();
             let fixture = common::parse_fixture(&text, comment);
