@@ -364,3 +364,39 @@ pub fn run_fixture(name: &str) -> Report {
     );
     report
 }
+
+/// Registry invariant: every family the language places with is asserted by a
+/// fixture, and no fixture asserts a family the language does not list.
+pub fn assert_every_family_is_exercised(fixtures: &[&str]) {
+    let listed: BTreeSet<&str> = super::LANGUAGE
+        .families()
+        .iter()
+        .map(|f| f.token())
+        .collect();
+    let mut asserted = BTreeSet::new();
+    for name in fixtures {
+        let text =
+            std::fs::read_to_string(super::fixtures_dir().join(format!("{name}.txt"))).unwrap();
+        for e in parse_fixture(&text).expectations {
+            match e.what {
+                Expect::Callee { family, .. }
+                | Expect::Outside { family, .. }
+                | Expect::Ref { family, .. } => {
+                    asserted.insert(family);
+                }
+                _ => {}
+            }
+        }
+    }
+    let asserted: BTreeSet<&str> = asserted.iter().map(String::as_str).collect();
+    let unexercised: Vec<_> = listed.difference(&asserted).collect();
+    let unlisted: Vec<_> = asserted.difference(&listed).collect();
+    assert!(
+        unexercised.is_empty(),
+        "families never asserted by a fixture: {unexercised:?}"
+    );
+    assert!(
+        unlisted.is_empty(),
+        "families asserted but not in the language's policy: {unlisted:?}"
+    );
+}

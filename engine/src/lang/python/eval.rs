@@ -499,16 +499,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 })
             }
             ValueExpr::CallResult(c) => {
-                let call = &self.file(at.file).calls[*c as usize];
-                let f = self.callee_of(
-                    At {
-                        file: at.file,
-                        scope: call.scope,
-                        line: call.line,
-                    },
-                    call,
-                    hops,
-                )?;
+                let f = self.callee_of_call(at.file, *c, hops)?;
                 let decl = self.cx.index.decl(f);
                 let here = At {
                     file: f.file,
@@ -519,6 +510,20 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// The declaration the call at index `c` of a file names, read where it stands.
+    fn callee_of_call(&self, file: u32, c: CallIdx, hops: u32) -> Option<Eid> {
+        let call = &self.file(file).calls[c as usize];
+        self.callee_of(
+            At {
+                file,
+                scope: call.scope,
+                line: call.line,
+            },
+            call,
+            hops,
+        )
     }
 
     /// The declaration a call's callee names (a bare name or a path), if one.
@@ -658,16 +663,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 .table_of(here, other, hops + 1)
                 .map(Table::read_elsewhere),
             ValueExpr::CallResult(c) => {
-                let call = &self.file(at.file).calls[*c as usize];
-                let f = self.callee_of(
-                    At {
-                        file: at.file,
-                        scope: call.scope,
-                        line: call.line,
-                    },
-                    call,
-                    hops,
-                )?;
+                let f = self.callee_of_call(at.file, *c, hops)?;
                 let decl = self.cx.index.decl(f);
                 let Some(ReturnValue::Name(returned)) = &decl.returns_value else {
                     return None;
