@@ -147,9 +147,12 @@ pub fn build(
             }
         }
     }
-    let key = |c: &CallEntry| (c.file.clone(), c.line, c.column, c.name.clone());
-    calls.sort_by_key(key);
-    references.sort_by_key(key);
+    // Compare borrowed keys: `sort_by_key` would clone two strings per comparison.
+    let order = |a: &CallEntry, b: &CallEntry| {
+        (&a.file, a.line, a.column, &a.name).cmp(&(&b.file, b.line, b.column, &b.name))
+    };
+    calls.sort_by(order);
+    references.sort_by(order);
     let files_out: Vec<FileEntry> = facts
         .iter()
         .zip(files)

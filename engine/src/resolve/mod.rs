@@ -293,8 +293,7 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
             .iter_mut()
             .map(|f| std::mem::take(&mut f.evals))
             .collect();
-        let new_calls: Vec<Vec<Resolution>> = done.iter().map(|f| f.resolutions.clone()).collect();
-        let callers = callers_by_target(&new_calls);
+        let callers = callers_by_target(done.iter().map(|f| f.resolutions.as_slice()));
         if std::env::var_os("CALLGRAPH_TIMINGS").is_some() {
             let redone: usize = done
                 .iter()
@@ -347,11 +346,11 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
 }
 
 /// Which call sites reach each declaration (for a parameter every caller fills).
-fn callers_by_target(
-    calls: &[Vec<Resolution>],
+fn callers_by_target<'r>(
+    calls: impl Iterator<Item = &'r [Resolution]>,
 ) -> crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>> {
     let mut out: crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>> = Default::default();
-    for (fi, file) in calls.iter().enumerate() {
+    for (fi, file) in calls.enumerate() {
         for (ci, r) in file.iter().enumerate() {
             if let Resolution::Placed(p) = r {
                 if let Target::InTree(targets) = p.target() {
