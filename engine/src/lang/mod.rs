@@ -72,3 +72,9 @@ impl Language {
         }
     }
 }
+
+/// A node's source text (empty where the bytes are not UTF-8; discovery already
+/// skips files that are not, so this only guards a cut inside a character).
+pub fn node_text<'s>(src: &'s [u8], node: tree_sitter::Node) -> &'s str {
+    std::str::from_utf8(&src[node.byte_range()]).unwrap_or("")
+}

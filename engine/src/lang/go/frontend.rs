@@ -244,7 +244,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn text(&self, node: Node) -> &'s str {
-        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+        crate::lang::node_text(self.src, node)
     }
 
     fn walk(&mut self, node: Node, depth: u32) -> Shape {
@@ -451,26 +451,15 @@ impl<'s> Extractor<'s> {
     }
 
     fn new_decl(&self, name: &str, kind: DeclKind, node: Node, name_node: Node) -> Decl {
-        Decl {
-            name: name.to_string(),
+        let at = (line_of(name_node), column_of(name_node));
+        Decl::new(
+            name.to_string(),
             kind,
-            parent: None,
-            scope: self.scope,
-            body: None,
-            line: line_of(name_node),
-            column: column_of(name_node),
-            end_line: node.end_position().row as u32 + 1,
-            params: Vec::new(),
-            is_static: false,
-            is_classmethod: false,
-            is_property: false,
-            returns: None,
-            bases: Vec::new(),
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: Vec::new(),
-            decorators: Vec::new(),
-        }
+            None,
+            self.scope,
+            at,
+            node.end_position().row as u32 + 1,
+        )
     }
 
     /// `func f(…)` and `func (r *T) m(…)`: the declaration, its parameters bound in

@@ -164,7 +164,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn text(&self, node: Node) -> &'s str {
-        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+        crate::lang::node_text(self.src, node)
     }
 
     /// The walk: visits every node once (up to the depth bound) and answers what
@@ -440,26 +440,20 @@ impl<'s> Extractor<'s> {
                 scope: self.scope,
             })
             .collect();
-        let decl = Decl {
-            name: name.clone(),
+        let mut decl = Decl::new(
+            name.clone(),
             kind,
-            parent: self.owner,
-            scope: self.scope,
-            body: None,
-            line: line_of(name_node),
-            column: column_of(name_node),
-            end_line: end_line_of(node),
-            params: record_params,
-            is_static: has_modifier(node, "static"),
-            is_classmethod: false,
-            is_property: false,
-            returns: None,
-            bases,
-            fields,
-            returns_value: None,
-            type_params,
-            decorators: self.annotations(node),
-        };
+            self.owner,
+            self.scope,
+            position_of(name_node),
+            end_line_of(node),
+        );
+        decl.params = record_params;
+        decl.is_static = has_modifier(node, "static");
+        decl.bases = bases;
+        decl.fields = fields;
+        decl.type_params = type_params;
+        decl.decorators = self.annotations(node);
         let idx = self.push_decl(decl);
         self.bind_if_local(&name, idx);
         if let Some(body) = node.child_by_field_name("body") {
@@ -641,26 +635,20 @@ impl<'s> Extractor<'s> {
                 .and_then(|t| self.type_ref(t, 0)),
             _ => None,
         };
-        let decl = Decl {
-            name: self.text(name_node).to_string(),
+        let name = self.text(name_node).to_string();
+        let mut decl = Decl::new(
+            name,
             kind,
-            parent: self.owner,
-            scope: self.scope,
-            body: None,
-            line: line_of(name_node),
-            column: column_of(name_node),
-            end_line: end_line_of(node),
-            params,
-            is_static: has_modifier(node, "static"),
-            is_classmethod: false,
-            is_property: false,
-            returns,
-            bases: Vec::new(),
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: self.type_parameters(node),
-            decorators: self.annotations(node),
-        };
+            self.owner,
+            self.scope,
+            position_of(name_node),
+            end_line_of(node),
+        );
+        decl.params = params;
+        decl.is_static = has_modifier(node, "static");
+        decl.returns = returns;
+        decl.type_params = self.type_parameters(node);
+        decl.decorators = self.annotations(node);
         let idx = self.push_decl(decl);
         let Some(body) = node.child_by_field_name("body") else {
             return;
@@ -943,26 +931,16 @@ impl<'s> Extractor<'s> {
             }
             None => Vec::new(),
         };
-        let decl = Decl {
-            name: format!("<lambda{}>", self.lambdas),
-            kind: DeclKind::Lambda,
-            parent: self.owner,
-            scope: self.scope,
-            body: None,
-            line: line_of(node),
-            column: column_of(node),
-            end_line: end_line_of(node),
-            params,
-            is_static: false,
-            is_classmethod: false,
-            is_property: false,
-            returns: None,
-            bases: Vec::new(),
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: Vec::new(),
-            decorators: Vec::new(),
-        };
+        let name = format!("<lambda{}>", self.lambdas);
+        let mut decl = Decl::new(
+            name,
+            DeclKind::Lambda,
+            self.owner,
+            self.scope,
+            position_of(node),
+            end_line_of(node),
+        );
+        decl.params = params;
         let idx = self.push_decl(decl);
         let saved = (self.scope, self.owner);
         self.scope = self.push_scope(ScopeKind::Lambda, Some(idx));
@@ -988,26 +966,16 @@ impl<'s> Extractor<'s> {
 
     fn anonymous_class(&mut self, base: TypeRef, anchor: Node, body: Node, depth: u32) {
         self.anonymous += 1;
-        let decl = Decl {
-            name: format!("<anonymous{}>", self.anonymous),
-            kind: DeclKind::Class,
-            parent: self.owner,
-            scope: self.scope,
-            body: None,
-            line: line_of(anchor),
-            column: column_of(anchor),
-            end_line: end_line_of(body),
-            params: Vec::new(),
-            is_static: false,
-            is_classmethod: false,
-            is_property: false,
-            returns: None,
-            bases: vec![base],
-            fields: Vec::new(),
-            returns_value: None,
-            type_params: Vec::new(),
-            decorators: Vec::new(),
-        };
+        let name = format!("<anonymous{}>", self.anonymous);
+        let mut decl = Decl::new(
+            name,
+            DeclKind::Class,
+            self.owner,
+            self.scope,
+            position_of(anchor),
+            end_line_of(body),
+        );
+        decl.bases = vec![base];
         let idx = self.push_decl(decl);
         self.type_body(idx, body, depth);
     }
@@ -1549,4 +1517,9 @@ fn column_of(node: Node) -> u32 {
 
 fn end_line_of(node: Node) -> u32 {
     node.end_position().row as u32 + 1
+}
+
+/// (line, column) of a node's first byte, 1-based.
+fn position_of(node: Node) -> (u32, u32) {
+    (line_of(node), column_of(node))
 }

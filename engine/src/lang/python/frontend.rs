@@ -93,7 +93,7 @@ struct Extractor<'s> {
 
 impl<'s> Extractor<'s> {
     fn text(&self, n: Node) -> &'s str {
-        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
+        crate::lang::node_text(self.src, n)
     }
 
     fn count_errors(&mut self, root: Node) {
