@@ -1190,19 +1190,7 @@ impl<'s> Extractor<'s> {
             };
         }
         let f = self.text(field).to_string();
-        match base {
-            Shape::Name(n) => Shape::Path(vec![n, f]),
-            Shape::Path(mut p) => {
-                p.push(f);
-                Shape::Path(p)
-            }
-            Shape::Call(i) => Shape::CallThen(i, vec![f]),
-            Shape::CallThen(i, mut p) => {
-                p.push(f);
-                Shape::CallThen(i, p)
-            }
-            _ => Shape::Unknown,
-        }
+        extend(base, f)
     }
 
     /// `a[i]`: the path `a`, `[]` (the element), so a receiver or argument
@@ -1215,20 +1203,7 @@ impl<'s> Extractor<'s> {
         if let Some(index) = node.child_by_field_name("index") {
             self.walk(index, depth);
         }
-        let element = "[]".to_string();
-        match base {
-            Shape::Name(n) => Shape::Path(vec![n, element]),
-            Shape::Path(mut p) => {
-                p.push(element);
-                Shape::Path(p)
-            }
-            Shape::Call(i) => Shape::CallThen(i, vec![element]),
-            Shape::CallThen(i, mut p) => {
-                p.push(element);
-                Shape::CallThen(i, p)
-            }
-            _ => Shape::Unknown,
-        }
+        extend(base, "[]".to_string())
     }
 
     /// Comparisons and logic are boolean; `"…" + x` is a String; arithmetic is
@@ -1522,4 +1497,21 @@ fn end_line_of(node: Node) -> u32 {
 /// (line, column) of a node's first byte, 1-based.
 fn position_of(node: Node) -> (u32, u32) {
     (line_of(node), column_of(node))
+}
+
+/// A shape read one segment further (`a.f`, `a[i]` as `a`, `[]`).
+fn extend(base: Shape, segment: String) -> Shape {
+    match base {
+        Shape::Name(n) => Shape::Path(vec![n, segment]),
+        Shape::Path(mut p) => {
+            p.push(segment);
+            Shape::Path(p)
+        }
+        Shape::Call(i) => Shape::CallThen(i, vec![segment]),
+        Shape::CallThen(i, mut p) => {
+            p.push(segment);
+            Shape::CallThen(i, p)
+        }
+        _ => Shape::Unknown,
+    }
 }
