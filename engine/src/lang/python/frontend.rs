@@ -154,6 +154,8 @@ impl<'s> Extractor<'s> {
 
     // ---- statements -------------------------------------------------------
 
+    /// A block, or a compound statement whose children are statements (their
+    /// conditions are visited as expressions by `statement`'s fallback).
     fn block(&mut self, node: Node, cx: &Ctx) {
         if self.too_deep(cx) {
             return;
@@ -203,19 +205,11 @@ impl<'s> Extractor<'s> {
             | "block"
             | "match_statement"
             | "case_clause"
-            | "except_group_clause" => self.children_as_statements(node, cx),
+            | "except_group_clause" => self.block(node, cx),
             "except_clause" => self.except_clause(node, cx),
             _ => {
                 self.expr(node, cx);
             }
-        }
-    }
-
-    /// Statements nest inside compound statements; their conditions are expressions.
-    fn children_as_statements(&mut self, node: Node, cx: &Ctx) {
-        let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
-            self.statement(child, &cx.deeper());
         }
     }
 
