@@ -16,6 +16,7 @@ pub mod pyenv;
 pub mod pytrace;
 pub mod toolchain;
 pub mod truth;
+pub mod tsc;
 
 pub use input::{
     describe_json_error, input_cap_from_env, read_capped, InputError, DEFAULT_INPUT_CAP,

@@ -43,7 +43,7 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["gotypes", "javac", "pytrace"]
+    &["gotypes", "javac", "pytrace", "tsc"]
 }
 
 /// The adapter named `name`, when one is implemented.
@@ -53,6 +53,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
         "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
+        "tsc" => Some(Box::new(crate::tsc::Tsc)),
         _ => None,
     }
 }
