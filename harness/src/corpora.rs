@@ -28,6 +28,10 @@ pub struct CorpusEntry {
     pub root: String,
     #[serde(default)]
     pub include: Vec<String>,
+    /// A documented step that turns the unpacked archive into the tree to analyse
+    /// (harness/src/prepare.rs); `root` and `include` then apply to what it made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepare: Option<crate::prepare::Prepare>,
     pub oracle: OracleChoice,
     /// Other call-graph tools judged against the same truth, side by side with the
     /// engine: each is a row `<id>@<name>` (harness/src/python_rows.rs).

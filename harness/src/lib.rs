@@ -26,6 +26,7 @@ pub mod name_pairs;
 pub mod outputs;
 pub mod pairing;
 pub mod pipeline;
+pub mod prepare;
 pub mod progress;
 pub mod proof_runs;
 pub mod proofs;

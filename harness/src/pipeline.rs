@@ -33,6 +33,7 @@ pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
     match registry {
         "debian" => Some(Box::new(crate::fetch::debian::Debian)),
         "maven" => Some(Box::new(crate::fetch::maven::Maven)),
+        "npm" => Some(Box::new(crate::fetch::npm::Npm)),
         "pypi" => Some(Box::new(crate::fetch::pypi::Pypi)),
         "local" => Some(Box::new(crate::fetch::local::Local)),
         _ => None,

@@ -22,6 +22,10 @@ pub fn analysed_root(
     corpus: &CorpusEntry,
     cache_dir: &Path,
 ) -> Result<PathBuf, Outcome> {
+    // A corpus with a preparation step (source maps → sources) is analysed in what the
+    // step made; `root` and `include` apply there.
+    let prepared = crate::prepare::prepared_tree(unpacked, corpus, cache_dir)?;
+    let unpacked = prepared.as_path();
     let root = if corpus.root.is_empty() {
         unpacked.to_path_buf()
     } else {
@@ -69,6 +73,14 @@ fn view_name(corpus: &CorpusEntry) -> String {
     for include in &corpus.include {
         hasher.update(b"\0");
         hasher.update(include.as_bytes());
+    }
+    if let Some(step) = &corpus.prepare {
+        hasher.update(b"\0prepare\0");
+        hasher.update(
+            serde_json::to_string(step)
+                .expect("steps serialize")
+                .as_bytes(),
+        );
     }
     let digest = crate::proofs::hex(&hasher.finalize());
     let pin = &corpus.source.sha256[..corpus.source.sha256.len().min(16)];

@@ -18,7 +18,7 @@ pub fn truth_path(
     oracle: &dyn Oracle,
     toolchain: &str,
 ) -> PathBuf {
-    let key = serde_json::json!({
+    let mut key = serde_json::json!({
         "corpus": corpus.id,
         "sha256": corpus.source.sha256.to_ascii_lowercase(),
         "root": corpus.root,
@@ -28,6 +28,10 @@ pub fn truth_path(
         "toolchain": toolchain,
         "options": corpus.oracle.options,
     });
+    // Only corpora with a preparation step carry it, so every other key is unchanged.
+    if let Some(step) = &corpus.prepare {
+        key["prepare"] = serde_json::json!(step);
+    }
     let digest = crate::proofs::hex(&Sha256::digest(key.to_string().as_bytes()));
     cache_dir.join("truths").join(format!(
         "{}-{}-{}.json",

@@ -12,6 +12,7 @@
 pub mod debian;
 pub mod local;
 pub mod maven;
+pub mod npm;
 pub mod pypi;
 
 use std::path::{Path, PathBuf};

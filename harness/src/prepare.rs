@@ -1,0 +1,450 @@
+//! Documented preparation steps: what turns an unpacked archive into the tree a
+//! corpus analyses, when the archive does not hold that tree as files.
+//!
+//! One step exists: `source_maps`. npm packages often ship only compiled JavaScript,
+//! but their source maps carry the original TypeScript in `sourcesContent`. Every
+//! `*.map` under `maps` is read; each source is placed at its own path, resolved
+//! against the map's directory as if `maps` sat at `at` in the package's repository
+//! (`dist/dev/../../index.tsx` with `at` = `packages/excalidraw/dist/dev` is
+//! `packages/excalidraw/index.tsx`). Only sources with one of `extensions` are kept;
+//! sources under node_modules (bundled dependencies), virtual sources (`<define:…>`,
+//! `webpack://…`) and sources without content are skipped and counted. Two maps that
+//! give one path different contents refuse the whole step (`tool_failed`): which one
+//! is the source would be a guess. A path that climbs above `at`'s repository root is
+//! refused the same way.
+//!
+//! The recovered tree is written to `prepared/<id>-<pin>-<step digest>/` under the
+//! cache, renamed into place only once complete, with `<same>.json` beside it saying
+//! how many files and lines were recovered and what was skipped.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use oracles::{read_capped, Outcome};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::corpora::CorpusEntry;
+
+const TOOL: &str = "prepare";
+
+/// The largest source map read (excalidraw's biggest is about 20 MB).
+const MAP_CAP: u64 = 256 * 1024 * 1024;
+
+/// A preparation step of corpora.json.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prepare {
+    /// Recover the original sources from the archive's source maps.
+    pub source_maps: SourceMaps,
+}
+
+/// Where the maps are and where their sources belong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceMaps {
+    /// The directory of the unpacked archive whose `*.map` files are read (recursively).
+    pub maps: String,
+    /// Where that directory sat in the package's repository, so `..` in a source
+    /// resolves to the repository's own layout.
+    pub at: String,
+    /// The extensions kept, without the dot (`ts`, `tsx`).
+    pub extensions: Vec<String>,
+}
+
+/// What a recovery made, written beside the recovered tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recovered {
+    pub maps: u64,
+    pub files: u64,
+    pub lines: u64,
+    /// Files per extension.
+    pub by_extension: BTreeMap<String, u64>,
+    /// Sources not recovered, by reason: `node_modules`, `extension`, `virtual`,
+    /// `no_content`.
+    pub skipped: BTreeMap<String, u64>,
+}
+
+/// The tree `root`/`include` apply to: the prepared one when the corpus names a step.
+pub fn prepared_tree(
+    unpacked: &Path,
+    corpus: &CorpusEntry,
+    cache_dir: &Path,
+) -> Result<PathBuf, Outcome> {
+    let Some(step) = &corpus.prepare else {
+        return Ok(unpacked.to_path_buf());
+    };
+    let target = cache_dir.join("prepared").join(tree_name(corpus, step));
+    if target.is_dir() {
+        return Ok(target);
+    }
+    let partial = target.with_extension("partial");
+    let _ = std::fs::remove_dir_all(&partial);
+    let recovered = match recover_sources(unpacked, &step.source_maps, &partial) {
+        Ok(r) => r,
+        Err(outcome) => {
+            let _ = std::fs::remove_dir_all(&partial);
+            return Err(outcome);
+        }
+    };
+    let mut summary = serde_json::to_string_pretty(&recovered).expect("counts serialize");
+    summary.push('\n');
+    let _ = crate::atomic::write_atomic(&target.with_extension("json"), summary.as_bytes());
+    std::fs::rename(&partial, &target)
+        .map_err(|e| failed(format!("cannot move the recovered tree into place: {e}")))?;
+    Ok(target)
+}
+
+/// The counts of a prepared tree, when it was made.
+pub fn recovered_counts(prepared: &Path) -> Option<Recovered> {
+    let text = std::fs::read_to_string(prepared.with_extension("json")).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// `<id>-<pin prefix>-<digest of the step>`.
+fn tree_name(corpus: &CorpusEntry, step: &Prepare) -> String {
+    let spec = serde_json::to_string(step).expect("steps serialize");
+    let digest = crate::proofs::hex(&Sha256::digest(spec.as_bytes()));
+    let pin = &corpus.source.sha256[..corpus.source.sha256.len().min(16)];
+    format!("{}-{pin}-{}", corpus.id, &digest[..12])
+}
+
+/// The maps' sources, written under `into` at their repository paths.
+pub fn recover_sources(
+    unpacked: &Path,
+    spec: &SourceMaps,
+    into: &Path,
+) -> Result<Recovered, Outcome> {
+    let maps_dir = unpacked.join(relative_parts(&spec.maps, "maps")?.join("/"));
+    let at = relative_parts(&spec.at, "at")?;
+    if !maps_dir.is_dir() {
+        return Err(failed(format!(
+            "maps `{}` is not a directory of the archive",
+            spec.maps
+        )));
+    }
+    let mut maps = Vec::new();
+    list_maps(&maps_dir, &maps_dir, &mut maps)
+        .map_err(|e| failed(format!("cannot list the maps: {e}")))?;
+    maps.sort();
+    let mut recovered = Recovered::default();
+    // path → (content, the map that gave it)
+    let mut files: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for map in &maps {
+        recovered.maps += 1;
+        let bytes = read_capped(&maps_dir.join(map), MAP_CAP)
+            .map_err(|e| failed(format!("cannot read {map}: {e}")))?;
+        let parsed: MapFile = serde_json::from_slice(&bytes)
+            .map_err(|e| failed(format!("{map} is not a source map: {e}")))?;
+        let mut base = at.clone();
+        base.extend(map.split('/').map(str::to_string));
+        base.pop(); // the map's own file name
+        let source_root = parsed.source_root.unwrap_or_default();
+        for (i, source) in parsed.sources.iter().enumerate() {
+            let content = parsed.sources_content.get(i).cloned().flatten();
+            let Some(placed) = place_source(&base, &source_root, source, spec, map)? else {
+                *recovered
+                    .skipped
+                    .entry(skip_reason(&source_root, source, spec).into())
+                    .or_default() += 1;
+                continue;
+            };
+            let Some(content) = content else {
+                *recovered.skipped.entry("no_content".into()).or_default() += 1;
+                continue;
+            };
+            match files.get(&placed) {
+                Some((earlier, from)) if *earlier != content => {
+                    return Err(failed(format!(
+                        "{placed}: {from} and {map} give different contents; refusing to pick one"
+                    )));
+                }
+                Some(_) => {}
+                None => {
+                    files.insert(placed, (content, map.clone()));
+                }
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(failed(format!(
+            "the maps under `{}` recover no source with extension {:?}",
+            spec.maps, spec.extensions
+        )));
+    }
+    for (path, (content, _)) in &files {
+        let file = into.join(path);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| failed(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        std::fs::write(&file, content).map_err(|e| failed(format!("cannot write {path}: {e}")))?;
+        recovered.files += 1;
+        recovered.lines += content.lines().count() as u64;
+        let extension = path.rsplit('.').next().unwrap_or_default().to_string();
+        *recovered.by_extension.entry(extension).or_default() += 1;
+    }
+    Ok(recovered)
+}
+
+#[derive(Deserialize)]
+struct MapFile {
+    #[serde(default)]
+    sources: Vec<String>,
+    #[serde(default, rename = "sourcesContent")]
+    sources_content: Vec<Option<String>>,
+    #[serde(default, rename = "sourceRoot")]
+    source_root: Option<String>,
+}
+
+/// The repository path of one source, or `None` when it is not kept (the reason is
+/// [`skip_reason`]'s). A kept source that climbs above the repository is refused.
+fn place_source(
+    base: &[String],
+    source_root: &str,
+    source: &str,
+    spec: &SourceMaps,
+    map: &str,
+) -> Result<Option<String>, Outcome> {
+    if is_virtual(source_root, source) {
+        return Ok(None);
+    }
+    let mut parts: Vec<String> = base.to_vec();
+    for piece in source_root.split('/').chain(source.split('/')) {
+        match piece {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    if !kept_extension(source, spec) || in_node_modules(source) {
+                        return Ok(None);
+                    }
+                    return Err(failed(format!(
+                        "{map}: source `{source}` climbs above the repository root `{}` puts the maps at",
+                        spec.at
+                    )));
+                }
+            }
+            other => parts.push(other.to_string()),
+        }
+    }
+    if parts.iter().any(|p| p == "node_modules") || !kept_extension(source, spec) {
+        return Ok(None);
+    }
+    Ok(Some(parts.join("/")))
+}
+
+fn skip_reason(source_root: &str, source: &str, spec: &SourceMaps) -> &'static str {
+    if is_virtual(source_root, source) {
+        "virtual"
+    } else if in_node_modules(source) {
+        "node_modules"
+    } else if !kept_extension(source, spec) {
+        "extension"
+    } else {
+        "outside_repository"
+    }
+}
+
+/// A source that names no file: `<define:import.meta.env>`, `webpack://…`, an
+/// absolute path.
+fn is_virtual(source_root: &str, source: &str) -> bool {
+    let odd = |s: &str| s.contains(':') || s.starts_with('<') || s.starts_with('/');
+    odd(source) || (!source_root.is_empty() && odd(source_root))
+}
+
+fn in_node_modules(source: &str) -> bool {
+    source.split('/').any(|p| p == "node_modules")
+}
+
+fn kept_extension(source: &str, spec: &SourceMaps) -> bool {
+    let name = source.rsplit('/').next().unwrap_or(source);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && spec.extensions.iter().any(|e| e == ext))
+        && !name.ends_with(".d.ts")
+}
+
+/// A relative path's components, refusing anything that could leave the archive.
+fn relative_parts(text: &str, what: &str) -> Result<Vec<String>, Outcome> {
+    let parts: Vec<String> = text
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(str::to_string)
+        .collect();
+    if text.starts_with('/') || parts.iter().any(|p| p == ".." || p.contains('\\')) {
+        return Err(failed(format!(
+            "{what} `{text}` must be a relative path inside the archive"
+        )));
+    }
+    Ok(parts)
+}
+
+/// Every `*.map` file under `dir`, relative to `top`, `/`-separated (links not followed).
+fn list_maps(top: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let path = entry.path();
+        if kind.is_dir() {
+            list_maps(top, &path, out)?;
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "map") {
+            let relative = path
+                .strip_prefix(top)
+                .expect("walked under the top")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push(relative);
+        }
+    }
+    Ok(())
+}
+
+fn failed(detail: String) -> Outcome {
+    Outcome::ToolFailed {
+        tool: TOOL.into(),
+        detail,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn map(sources: &[&str], contents: &[Option<&str>]) -> String {
+        serde_json::json!({"version": 3, "sources": sources, "sourcesContent": contents,
+                           "mappings": ""})
+        .to_string()
+    }
+
+    fn spec() -> SourceMaps {
+        SourceMaps {
+            maps: "package/dist/dev".into(),
+            at: "packages/app/dist/dev".into(),
+            extensions: vec!["ts".into(), "tsx".into()],
+        }
+    }
+
+    #[test]
+    fn sources_land_at_their_repository_paths_and_the_rest_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join("unpacked");
+        write(
+            &unpacked.join("package/dist/dev/index.js.map"),
+            &map(
+                &[
+                    "../../index.tsx",
+                    "../../../math/point.ts",
+                    "../../../../node_modules/react/index.js",
+                    "../../../../node_modules/x/y.ts",
+                    "<define:import.meta.env>",
+                    "../../a.scss",
+                    "../../empty.ts",
+                ],
+                &[
+                    Some("export const A = 1;\n"),
+                    Some("export function p() {}\nexport function q() {}\n"),
+                    Some("x"),
+                    Some("x"),
+                    Some("{}"),
+                    Some("a {}"),
+                    None,
+                ],
+            ),
+        );
+        // A second map repeating one source with the same content is fine.
+        write(
+            &unpacked.join("package/dist/dev/chunks/c.js.map"),
+            &map(&["../../../index.tsx"], &[Some("export const A = 1;\n")]),
+        );
+        let into = dir.path().join("out");
+        let got = recover_sources(&unpacked, &spec(), &into).unwrap();
+        assert_eq!((got.maps, got.files, got.lines), (2, 2, 3));
+        assert_eq!(
+            std::fs::read_to_string(into.join("packages/app/index.tsx")).unwrap(),
+            "export const A = 1;\n"
+        );
+        assert!(into.join("packages/math/point.ts").is_file());
+        assert!(!into.join("node_modules").exists());
+        let skipped: Vec<(&str, u64)> = got.skipped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(
+            skipped,
+            [
+                ("extension", 1),
+                ("no_content", 1),
+                ("node_modules", 2),
+                ("virtual", 1)
+            ]
+        );
+        assert_eq!(got.by_extension["ts"], 1);
+        assert_eq!(got.by_extension["tsx"], 1);
+    }
+
+    #[test]
+    fn two_contents_for_one_path_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join("unpacked");
+        write(
+            &unpacked.join("package/dist/dev/a.js.map"),
+            &map(&["../../x.ts"], &[Some("one\n")]),
+        );
+        write(
+            &unpacked.join("package/dist/dev/b.js.map"),
+            &map(&["../../x.ts"], &[Some("two\n")]),
+        );
+        let err = recover_sources(&unpacked, &spec(), &dir.path().join("out")).unwrap_err();
+        assert_eq!(err.token(), "tool_failed");
+        let text = err.to_string();
+        assert!(
+            text.contains("packages/app/x.ts") && text.contains("a.js.map"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_source_above_the_repository_or_a_path_out_of_the_archive_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join("unpacked");
+        write(
+            &unpacked.join("package/dist/dev/a.js.map"),
+            &map(&["../../../../../x.ts"], &[Some("x\n")]),
+        );
+        let err = recover_sources(&unpacked, &spec(), &dir.path().join("out")).unwrap_err();
+        assert!(err.to_string().contains("climbs above"), "{err}");
+        let mut bad = spec();
+        bad.maps = "../elsewhere".into();
+        let err = recover_sources(&unpacked, &bad, &dir.path().join("out")).unwrap_err();
+        assert!(err.to_string().contains("relative path"), "{err}");
+    }
+
+    #[test]
+    fn the_prepared_tree_is_made_once_with_its_counts_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join("unpacked");
+        write(
+            &unpacked.join("package/distribution/index.js.map"),
+            &map(&["../source/index.ts"], &[Some("export {};\n")]),
+        );
+        let corpus: CorpusEntry = serde_json::from_value(serde_json::json!({
+            "id": "ky", "language": "typescript",
+            "source": {"registry": "npm", "package": "ky", "version": "2.1.0",
+                       "sha256": "ab".repeat(32)},
+            "prepare": {"source_maps": {"maps": "package/distribution", "at": "distribution",
+                                        "extensions": ["ts"]}},
+            "oracle": {"name": "tsc"}}))
+        .unwrap();
+        let cache = dir.path().join("cache");
+        let tree = prepared_tree(&unpacked, &corpus, &cache).unwrap();
+        assert!(tree.join("source/index.ts").is_file());
+        assert_eq!(recovered_counts(&tree).unwrap().files, 1);
+        assert_eq!(prepared_tree(&unpacked, &corpus, &cache).unwrap(), tree);
+        let mut plain = corpus.clone();
+        plain.prepare = None;
+        assert_eq!(prepared_tree(&unpacked, &plain, &cache).unwrap(), unpacked);
+    }
+}
