@@ -48,7 +48,7 @@ pub const ADAPTER_VERSION: &str = "1";
 
 /// The sha256 of [`HELPER_SOURCE`] this adapter version was written for.
 #[cfg(test)]
-const HELPER_SHA256: &str = "f17f86ff2e6e508ca356e89706975fbaf0400ea3d63f0fcbc0cfde3b56f2e81e";
+const HELPER_SHA256: &str = "e2e2ccc579f23f590588bccc22296884ffcde7d0eb68cbe41738cbbf60fac63a";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../tsc/calls.js");

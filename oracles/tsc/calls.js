@@ -18,7 +18,9 @@
 // - its targets: the declaration of the resolved signature (the overload chosen) and
 //   the declaration of the callee's symbol (aliases followed), each by its name line
 //   (`const f = () =>`: the const's name; a construction: the constructor when the
-//   class declares one, else the class name), deduplicated; in-tree targets only when
+//   class declares one, else the class name), deduplicated; a name bound to a call's
+//   result (`f = wrap(() => …)`) is acceptable beside the body the checker resolved;
+//   in-tree targets only when
 //   there is one, else `outside` for declarations in lib.*.d.ts, node_modules or
 //   @types, or outside the root;
 // - unjudged when the checker binds no declaration (`any`, an unresolved name:
@@ -277,6 +279,18 @@ function targetOf(decl) {
   return { kind: "in_tree", file: relative(sf.fileName), line: lineAndByteColumn(sf, anchor.getStart(sf))[0] };
 }
 
+// A name bound to what an expression returned (`x = wrap(() => …)`, a class field
+// `f = debounce(…)`): when the checker resolved the call to a body in the tree (the
+// function the expression hands back), the called name's own declaration is an
+// acceptable target too, by its name line.
+function valueHolderTarget(decl) {
+  if (!decl || isOutsideFile(decl.getSourceFile()) || callableAnchor(decl)) return null;
+  const holds = ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl);
+  if (!holds || !decl.initializer || !plainName(decl.name)) return null;
+  const sf = decl.getSourceFile();
+  return { kind: "in_tree", file: relative(sf.fileName), line: lineAndByteColumn(sf, decl.name.getStart(sf))[0] };
+}
+
 function resolvedSymbol(node) {
   if (!node) return undefined;
   let sym = checker.getSymbolAtLocation(node);
@@ -411,6 +425,8 @@ function judge(node, token, kind, site) {
     if (t && !found.some((f) => JSON.stringify(f) === JSON.stringify(t))) found.push(t);
   }
   const inTree = found.filter((t) => t.kind === "in_tree");
+  const holder = valueHolderTarget(symDecl);
+  if (inTree.length > 0 && holder && !inTree.some((t) => t.file === holder.file && t.line === holder.line)) inTree.push(holder);
   if (inTree.length > 0) {
     site.targets = inTree;
     return;
