@@ -6,11 +6,16 @@ CARGO_PROFILE_FLAG := $(if $(filter release,$(PROFILE)),--release,)
 HARNESS := $(TARGET)/harness
 CALLGRAPH := $(TARGET)/callgraph
 
-.PHONY: setup build measure test proofs gate bench fetch corpora lint clean
+.PHONY: setup tsc-oracle build measure test proofs gate bench fetch corpora lint clean
 
-## setup: the toolchains the proofs need (python3, a JDK); deb-src for corpora.
+## setup: the toolchains the proofs need (python3, a JDK, node); deb-src for corpora;
+## the pinned TypeScript checker of the tsc oracle (`npm ci` in oracles/tsc).
 setup:
 	bash .ci/setup
+
+## tsc-oracle: (re)install only the pinned TypeScript checker from its package-lock.
+tsc-oracle:
+	cd oracles/tsc && npm ci --no-audit --no-fund
 
 build:
 	$(CARGO) build --workspace $(CARGO_PROFILE_FLAG)
