@@ -13,6 +13,11 @@
 //! is the source would be a guess. A path that climbs above `at`'s repository root is
 //! refused the same way.
 //!
+//! Optionally, `declarations` adds the `.d.ts` files the package ships for the modules
+//! the maps do not recover (a bundler's maps omit type-only modules and re-export
+//! barrels): declarations only, so the checker knows those modules' types; a module
+//! whose source was recovered keeps its source alone.
+//!
 //! The recovered tree is written to `prepared/<id>-<pin>-<step digest>/` under the
 //! cache, renamed into place only once complete, with `<same>.json` beside it saying
 //! how many files and lines were recovered and what was skipped.
@@ -50,6 +55,21 @@ pub struct SourceMaps {
     pub at: String,
     /// The extensions kept, without the dot (`ts`, `tsx`).
     pub extensions: Vec<String>,
+    /// The declaration files the package ships, added for the modules the maps do
+    /// not recover (type-only modules and re-export barrels, which a bundler drops
+    /// from its maps): without them every type those modules declare is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarations: Option<Declarations>,
+}
+
+/// Where the package's `.d.ts` files are and where their modules sat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Declarations {
+    /// The directory of the unpacked archive holding the `.d.ts` tree.
+    pub from: String,
+    /// The repository directory that tree mirrors.
+    pub at: String,
 }
 
 /// What a recovery made, written beside the recovered tree.
@@ -63,6 +83,9 @@ pub struct Recovered {
     /// Sources not recovered, by reason: `node_modules`, `extension`, `virtual`,
     /// `no_content`.
     pub skipped: BTreeMap<String, u64>,
+    /// Declaration files added for modules the maps do not recover.
+    #[serde(default)]
+    pub declarations: u64,
 }
 
 /// The tree `root`/`include` apply to: the prepared one when the corpus names a step.
@@ -124,7 +147,7 @@ pub fn recover_sources(
         )));
     }
     let mut maps = Vec::new();
-    list_maps(&maps_dir, &maps_dir, &mut maps)
+    list_files(&maps_dir, &maps_dir, ".map", &mut maps)
         .map_err(|e| failed(format!("cannot list the maps: {e}")))?;
     maps.sort();
     let mut recovered = Recovered::default();
@@ -184,7 +207,54 @@ pub fn recover_sources(
         let extension = path.rsplit('.').next().unwrap_or_default().to_string();
         *recovered.by_extension.entry(extension).or_default() += 1;
     }
+    if let Some(declarations) = &spec.declarations {
+        recovered.declarations = add_declarations(unpacked, declarations, &files, into)?;
+    }
     Ok(recovered)
+}
+
+/// Copies each `.d.ts` under `from` to its place under `at`, unless a source of the
+/// same module (`x.ts`, `x.tsx` for `x.d.ts`) was recovered; returns how many.
+fn add_declarations(
+    unpacked: &Path,
+    spec: &Declarations,
+    recovered: &BTreeMap<String, (String, String)>,
+    into: &Path,
+) -> Result<u64, Outcome> {
+    let from = unpacked.join(relative_parts(&spec.from, "declarations.from")?.join("/"));
+    let at = relative_parts(&spec.at, "declarations.at")?;
+    if !from.is_dir() {
+        return Err(failed(format!(
+            "declarations `{}` is not a directory of the archive",
+            spec.from
+        )));
+    }
+    let mut found = Vec::new();
+    list_files(&from, &from, ".d.ts", &mut found)
+        .map_err(|e| failed(format!("cannot list the declarations: {e}")))?;
+    found.sort();
+    let mut added = 0;
+    for relative in found {
+        let mut parts = at.clone();
+        parts.extend(relative.split('/').map(str::to_string));
+        let placed = parts.join("/");
+        let stem = placed.trim_end_matches(".d.ts");
+        let has_source = ["ts", "tsx", "mts", "cts"]
+            .iter()
+            .any(|ext| recovered.contains_key(&format!("{stem}.{ext}")));
+        if has_source {
+            continue;
+        }
+        let target = into.join(&placed);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| failed(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        std::fs::copy(from.join(&relative), &target)
+            .map_err(|e| failed(format!("cannot copy {relative}: {e}")))?;
+        added += 1;
+    }
+    Ok(added)
 }
 
 #[derive(Deserialize)]
@@ -278,15 +348,16 @@ fn relative_parts(text: &str, what: &str) -> Result<Vec<String>, Outcome> {
     Ok(parts)
 }
 
-/// Every `*.map` file under `dir`, relative to `top`, `/`-separated (links not followed).
-fn list_maps(top: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+/// Every file under `dir` whose name ends with `suffix`, relative to `top`,
+/// `/`-separated (links not followed).
+fn list_files(top: &Path, dir: &Path, suffix: &str, out: &mut Vec<String>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let kind = entry.file_type()?;
         let path = entry.path();
         if kind.is_dir() {
-            list_maps(top, &path, out)?;
-        } else if kind.is_file() && path.extension().is_some_and(|e| e == "map") {
+            list_files(top, &path, suffix, out)?;
+        } else if kind.is_file() && entry.file_name().to_string_lossy().ends_with(suffix) {
             let relative = path
                 .strip_prefix(top)
                 .expect("walked under the top")
@@ -327,6 +398,7 @@ mod tests {
             maps: "package/dist/dev".into(),
             at: "packages/app/dist/dev".into(),
             extensions: vec!["ts".into(), "tsx".into()],
+            declarations: None,
         }
     }
 
@@ -383,6 +455,44 @@ mod tests {
         );
         assert_eq!(got.by_extension["ts"], 1);
         assert_eq!(got.by_extension["tsx"], 1);
+        assert_eq!(got.declarations, 0);
+    }
+
+    #[test]
+    fn declarations_fill_only_the_modules_the_maps_lack() {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join("unpacked");
+        write(
+            &unpacked.join("package/dist/dev/index.js.map"),
+            &map(&["../../index.tsx"], &[Some("export {};\n")]),
+        );
+        write(
+            &unpacked.join("package/dist/types/app/index.d.ts"),
+            "export {};\n",
+        );
+        write(
+            &unpacked.join("package/dist/types/app/types.d.ts"),
+            "export type T = 1;\n",
+        );
+        write(
+            &unpacked.join("package/dist/types/math/index.d.ts"),
+            "export * from \"./p\";\n",
+        );
+        let mut with = spec();
+        with.declarations = Some(Declarations {
+            from: "package/dist/types".into(),
+            at: "packages".into(),
+        });
+        let into = dir.path().join("out");
+        let got = recover_sources(&unpacked, &with, &into).unwrap();
+        assert_eq!((got.files, got.declarations), (1, 2));
+        assert!(into.join("packages/app/index.tsx").is_file());
+        assert!(
+            !into.join("packages/app/index.d.ts").exists(),
+            "the source wins"
+        );
+        assert!(into.join("packages/app/types.d.ts").is_file());
+        assert!(into.join("packages/math/index.d.ts").is_file());
     }
 
     #[test]

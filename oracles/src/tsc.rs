@@ -48,7 +48,7 @@ pub const ADAPTER_VERSION: &str = "1";
 
 /// The sha256 of [`HELPER_SOURCE`] this adapter version was written for.
 #[cfg(test)]
-const HELPER_SHA256: &str = "e2e2ccc579f23f590588bccc22296884ffcde7d0eb68cbe41738cbbf60fac63a";
+const HELPER_SHA256: &str = "cc2dc5b8194600c42769019e7804d423e6fdcfbe509890b2c1a9e87f086fecba";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../tsc/calls.js");

@@ -26,7 +26,8 @@
 // - unjudged when the checker binds no declaration (`any`, an unresolved name:
 //   `unresolved`), or when the call goes through a value whose declaration is a
 //   function TYPE (a parameter, a property signature, a type literal or call
-//   signature): `indirect`;
+//   signature): `indirect`; when its only declarations are in a .d.ts file of the
+//   tree (no body): `declaration_only`;
 // - its caller: the innermost enclosing function, method, constructor, accessor or
 //   lambda (by its name line as above; an anonymous lambda by its first line); a
 //   class member initializer's caller is the class; top-level code has none.
@@ -274,6 +275,8 @@ function targetOf(decl) {
   if (!decl) return null;
   const sf = decl.getSourceFile();
   if (isOutsideFile(sf)) return { kind: "outside", symbol: outsideSymbol(decl) };
+  // A declaration file of the tree states a type, not a body that runs.
+  if (sf.isDeclarationFile) return { kind: "declaration_only" };
   const anchor = callableAnchor(decl);
   if (!anchor) return null;
   return { kind: "in_tree", file: relative(sf.fileName), line: lineAndByteColumn(sf, anchor.getStart(sf))[0] };
@@ -296,7 +299,9 @@ function resolvedSymbol(node) {
   let sym = checker.getSymbolAtLocation(node);
   for (let i = 0; sym && sym.flags & ts.SymbolFlags.Alias && i < 16; i++) {
     const next = checker.getAliasedSymbol(sym);
-    if (!next || next === sym || next === checker.unknownSymbol) break;
+    // An import of a module the program cannot find binds nothing.
+    if (!next || next === checker.unknownSymbol) return undefined;
+    if (next === sym) break;
     sym = next;
   }
   return sym;
@@ -425,10 +430,15 @@ function judge(node, token, kind, site) {
     if (t && !found.some((f) => JSON.stringify(f) === JSON.stringify(t))) found.push(t);
   }
   const inTree = found.filter((t) => t.kind === "in_tree");
+  const declarationOnly = found.some((t) => t.kind === "declaration_only");
   const holder = valueHolderTarget(symDecl);
   if (inTree.length > 0 && holder && !inTree.some((t) => t.file === holder.file && t.line === holder.line)) inTree.push(holder);
   if (inTree.length > 0) {
     site.targets = inTree;
+    return;
+  }
+  if (declarationOnly) {
+    site.unjudged = "declaration_only";
     return;
   }
   const throughType = [sigDecl, symDecl].some((d) => d && !isOutsideFile(d.getSourceFile()) && isTypeOnlyCallable(d));
