@@ -7,6 +7,7 @@
 pub mod gotypes;
 pub mod input;
 pub mod javac;
+pub mod llvm_ir;
 pub mod maven;
 pub mod oracle;
 pub mod pairs;
