@@ -357,9 +357,7 @@ impl Module {
     /// The file a scope (block or subprogram) is in.
     fn scope_file(&self, scope: u32) -> Option<PathBuf> {
         match self.md.get(&scope)? {
-            Md::Block { file, scope: up } => self
-                .file_path(*file)
-                .or_else(|| self.scope_file(*up)),
+            Md::Block { file, scope: up } => self.file_path(*file).or_else(|| self.scope_file(*up)),
             Md::Subprogram { file, .. } => self.file_path(*file),
             _ => None,
         }
@@ -423,9 +421,7 @@ impl Module {
         let classes: Vec<u32> = self
             .md
             .iter()
-            .filter(|(_, m)| {
-                matches!(m, Md::Composite { identifier: Some(i), .. } if i == type_id)
-            })
+            .filter(|(_, m)| matches!(m, Md::Composite { identifier: Some(i), .. } if i == type_id))
             .map(|(&id, _)| id)
             .collect();
         let mut methods: HashMap<u32, Vec<(u32, u32, bool)>> = HashMap::new();
@@ -918,7 +914,9 @@ declare i32 @_Z3addii(i32, i32)
         let inlined: Vec<&IrCall> = calls.iter().filter(|c| c.inlined).collect();
         assert_eq!(inlined.len(), 1);
         assert_eq!(inlined[0].site.line, 16);
-        assert!(matches!(&inlined[0].callee, Callee::Direct { definition: Some(d), .. } if d.name == "main"));
+        assert!(
+            matches!(&inlined[0].callee, Callee::Direct { definition: Some(d), .. } if d.name == "main")
+        );
     }
 
     #[test]

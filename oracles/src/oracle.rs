@@ -43,7 +43,7 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["gotypes", "javac", "pytrace"]
+    &["clang", "gotypes", "javac", "pytrace", "rustc"]
 }
 
 /// The adapter named `name`, when one is implemented.
@@ -53,6 +53,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
         "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
+        "rustc" => Some(Box::new(crate::rustc::Rustc)),
+        "clang" => Some(Box::new(crate::clang::Clang)),
         _ => None,
     }
 }
