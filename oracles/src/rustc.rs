@@ -62,6 +62,11 @@ pub struct RustcOptions {
     /// Cargo target selections, one build each (`["--lib"]`, `["--test", "integration"]`).
     #[serde(default = "default_targets")]
     pub targets: Vec<Vec<String>>,
+    /// Module files the published crate leaves out but its code declares (regex's
+    /// `tests/fuzz`), created empty in the build copy only — the analysed tree is
+    /// not touched, and an empty module has no site.
+    #[serde(default)]
+    pub empty_modules: Vec<String>,
 }
 
 fn default_targets() -> Vec<Vec<String>> {
@@ -91,6 +96,17 @@ impl RustcOptions {
                 return Err(format!(
                     "oracle options for rustc: `{}` is not a cargo target selection",
                     target.join(" ")
+                ));
+            }
+        }
+        for module in &options.empty_modules {
+            let relative = Path::new(module);
+            let plain = relative
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !plain || !module.ends_with(".rs") {
+                return Err(format!(
+                    "oracle options for rustc: `{module}` is not a relative .rs path"
                 ));
             }
         }
@@ -141,6 +157,13 @@ impl Oracle for Rustc {
         std::fs::write(copy.join("Cargo.lock"), lock)
             .map_err(|e| failed(format!("cannot write Cargo.lock: {e}")))?;
         let crate_name = standalone_manifest(&copy.join("Cargo.toml"))?;
+        for module in &rust_options.empty_modules {
+            let path = copy.join(module);
+            if !path.exists() {
+                std::fs::write(&path, "")
+                    .map_err(|e| failed(format!("cannot write {module}: {e}")))?;
+            }
+        }
         let target_dir = cache.join("target");
         let deps = target_dir.join("debug").join("deps");
 
@@ -325,6 +348,7 @@ mod tests {
             serde_json::json!({"lock": "regex", "targets": [["--lib; rm"]]}),
             serde_json::json!({"lock": "regex", "targets": [["--release"]]}),
             serde_json::json!({"lock": "regex", "extra": 1}),
+            serde_json::json!({"lock": "regex", "empty_modules": ["../x.rs"]}),
         ] {
             assert!(RustcOptions::from_json(&bad).is_err(), "{bad}");
         }
