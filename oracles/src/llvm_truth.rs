@@ -648,7 +648,8 @@ fn read_path(text: &str, start: usize, rust: bool) -> Option<(String, usize, boo
         return None;
     }
     let first_end = (i..b.len()).find(|&k| !is_ident(b[k])).unwrap_or(b.len());
-    if KEYWORDS.contains(&&text[i..first_end]) {
+    let keywords = if rust { RUST_KEYWORDS } else { C_KEYWORDS };
+    if keywords.contains(&&text[i..first_end]) {
         return None;
     }
     loop {
@@ -687,12 +688,15 @@ fn read_path(text: &str, start: usize, rust: bool) -> Option<(String, usize, boo
     }
 }
 
-/// Words of Rust, C and C++ that are never the name of a called function.
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "case", "const", "continue", "crate", "delete", "do", "dyn",
-    "else", "enum", "extern", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod",
-    "move", "mut", "new", "pub", "ref", "return", "sizeof", "static", "struct", "switch", "throw",
-    "trait", "type", "unsafe", "use", "where", "while",
+/// Words that are never the name of a called function.
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+    "return", "static", "struct", "trait", "type", "unsafe", "use", "where", "while",
+];
+const C_KEYWORDS: &[&str] = &[
+    "case", "const", "delete", "do", "else", "enum", "extern", "for", "if", "new", "return",
+    "sizeof", "static", "struct", "switch", "throw", "while",
 ];
 
 fn skip_space(b: &[u8], mut i: usize) -> usize {

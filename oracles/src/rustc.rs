@@ -57,8 +57,10 @@ pub const IR_FLAGS: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RustcOptions {
-    /// The lock file (one of [`LOCKS`]).
-    pub lock: String,
+    /// The lock file (one of [`LOCKS`]). Without one, cargo runs `--offline`, which
+    /// only a crate without dependencies survives (the tests' fixture).
+    #[serde(default)]
+    pub lock: Option<String>,
     /// Cargo target selections, one build each (`["--lib"]`, `["--test", "integration"]`).
     #[serde(default = "default_targets")]
     pub targets: Vec<Vec<String>>,
@@ -77,11 +79,12 @@ impl RustcOptions {
     pub fn from_json(value: &serde_json::Value) -> Result<RustcOptions, String> {
         let options: RustcOptions = serde_json::from_value(value.clone())
             .map_err(|e| format!("oracle options for rustc: {e}"))?;
-        if !LOCKS.iter().any(|(name, _)| *name == options.lock) {
-            return Err(format!(
-                "oracle options for rustc: no committed lock file `{}`",
-                options.lock
-            ));
+        if let Some(lock) = &options.lock {
+            if !LOCKS.iter().any(|(name, _)| name == lock) {
+                return Err(format!(
+                    "oracle options for rustc: no committed lock file `{lock}`"
+                ));
+            }
         }
         for target in &options.targets {
             let known = matches!(
@@ -149,13 +152,23 @@ impl Oracle for Rustc {
         let copy = cache.join("crate");
         let _ = std::fs::remove_dir_all(&copy);
         copy_tree(&root, &copy).map_err(|e| failed(format!("cannot copy the crate: {e}")))?;
-        let lock = LOCKS
-            .iter()
-            .find(|(name, _)| *name == rust_options.lock)
-            .map(|(_, text)| *text)
-            .expect("checked by from_json");
-        std::fs::write(copy.join("Cargo.lock"), lock)
-            .map_err(|e| failed(format!("cannot write Cargo.lock: {e}")))?;
+        let lock = rust_options.lock.as_ref().map(|wanted| {
+            LOCKS
+                .iter()
+                .find(|(name, _)| name == wanted)
+                .map(|(_, text)| *text)
+                .expect("checked by from_json")
+        });
+        let _ = std::fs::remove_file(copy.join("Cargo.lock"));
+        if let Some(lock) = lock {
+            std::fs::write(copy.join("Cargo.lock"), lock)
+                .map_err(|e| failed(format!("cannot write Cargo.lock: {e}")))?;
+        }
+        let pinning = if lock.is_some() {
+            "--locked"
+        } else {
+            "--offline"
+        };
         let crate_name = standalone_manifest(&copy.join("Cargo.toml"))?;
         for module in &rust_options.empty_modules {
             let path = copy.join(module);
@@ -172,7 +185,7 @@ impl Oracle for Rustc {
             remove_ll_files(&deps);
             cargo
                 .command(&copy)
-                .args(["rustc", "--locked", "--quiet"])
+                .args(["rustc", pinning, "--quiet"])
                 .args(target)
                 .arg("--")
                 .args(IR_FLAGS)
@@ -345,6 +358,7 @@ mod tests {
         assert_eq!(default.targets, vec![vec!["--lib".to_string()]]);
         for bad in [
             serde_json::json!({"lock": "nope"}),
+            serde_json::json!({"lock": "regex", "targets": [[]]}),
             serde_json::json!({"lock": "regex", "targets": [["--lib; rm"]]}),
             serde_json::json!({"lock": "regex", "targets": [["--release"]]}),
             serde_json::json!({"lock": "regex", "extra": 1}),
