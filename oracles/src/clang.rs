@@ -62,7 +62,18 @@ pub struct ClangOptions {
     /// Units left out, by path relative to the root or file name.
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// `cmake`: bundled dependency directories the archive ships empty, each given
+    /// a committed stand-in CMakeLists.txt (one of [`CMAKE_STUBS`]) in a copy of the
+    /// tree (`{"third_party/googletest": "googletest"}`).
+    #[serde(default)]
+    pub cmake_stubs: std::collections::BTreeMap<String, String>,
 }
+
+/// Stand-in CMakeLists.txt files for bundled dependencies a Debian orig leaves empty.
+pub const CMAKE_STUBS: &[(&str, &str)] = &[
+    ("googletest", include_str!("../clang/googletest.cmake")),
+    ("benchmark", include_str!("../clang/benchmark.cmake")),
+];
 
 impl ClangOptions {
     pub fn from_json(value: &serde_json::Value) -> Result<ClangOptions, String> {
@@ -74,6 +85,16 @@ impl ClangOptions {
                     return Err(format!(
                         "oracle options for clang: cmake argument `{bad}` is not a -D switch"
                     ));
+                }
+                for (dir, stub) in &options.cmake_stubs {
+                    let plain = Path::new(dir)
+                        .components()
+                        .all(|c| matches!(c, std::path::Component::Normal(_)));
+                    if !plain || !CMAKE_STUBS.iter().any(|(name, _)| name == stub) {
+                        return Err(format!(
+                            "oracle options for clang: stub `{dir}`: `{stub}` is not a committed stand-in for a relative directory"
+                        ));
+                    }
                 }
             }
             "files" => {
@@ -138,8 +159,29 @@ impl Oracle for Clang {
             .canonicalize()
             .map_err(|e| failed(format!("cannot read the root: {e}")))?;
         let work = absolute_dir(options.work_dir)?;
+        // With stand-ins the build runs on a copy of the tree (the analysed tree is
+        // never written to); sites are read back from the tree itself.
+        let compiled = if clang_options.cmake_stubs.is_empty() {
+            root.clone()
+        } else {
+            let copy = work.join("src");
+            crate::rustc::copy_tree(&root, &copy)
+                .map_err(|e| failed(format!("cannot copy the tree: {e}")))?;
+            for (dir, stub) in &clang_options.cmake_stubs {
+                let text = CMAKE_STUBS
+                    .iter()
+                    .find(|(name, _)| name == stub)
+                    .map(|(_, text)| *text)
+                    .expect("checked by from_json");
+                std::fs::create_dir_all(copy.join(dir))
+                    .and_then(|()| std::fs::write(copy.join(dir).join("CMakeLists.txt"), text))
+                    .map_err(|e| failed(format!("cannot write the stand-in for {dir}: {e}")))?;
+            }
+            copy.canonicalize()
+                .map_err(|e| failed(format!("cannot resolve the copy: {e}")))?
+        };
         let units = match clang_options.build.as_str() {
-            "cmake" => cmake_units(&root, &work, &clang_options, options)?,
+            "cmake" => cmake_units(&compiled, &work, &clang_options, options)?,
             _ => file_units(&root, &clang_options)
                 .map_err(|e| failed(format!("cannot list the tree: {e}")))?,
         };
@@ -190,7 +232,7 @@ impl Oracle for Clang {
         } else {
             Flavor::Cpp
         };
-        let sites = SiteBuilder::new(&root, &root, flavor, &demangled).sites(&calls);
+        let sites = SiteBuilder::new(&root, &compiled, flavor, &demangled).sites(&calls);
         if sites.is_empty() {
             return Err(failed("the IR holds no call site in the tree".into()));
         }
@@ -467,6 +509,8 @@ mod tests {
             serde_json::json!({"build": "files", "extensions": []}),
             serde_json::json!({"build": "files", "extensions": ["c"], "flags": ["-o/etc/x"]}),
             serde_json::json!({"build": "cmake", "cmake_args": ["--trace"]}),
+            serde_json::json!({"build": "cmake", "cmake_stubs": {"../x": "googletest"}}),
+            serde_json::json!({"build": "cmake", "cmake_stubs": {"third_party/x": "nope"}}),
         ] {
             assert!(ClangOptions::from_json(&bad).is_err(), "{bad}");
         }

@@ -418,12 +418,16 @@ impl Module {
 
     /// The method at `slot` of the class `type_id` or of one of its bases.
     fn virtual_method(&self, type_id: &str, slot: u32) -> Option<Subprogram> {
-        let classes: Vec<u32> = self
+        let mut classes: Vec<u32> = self
             .md
             .iter()
             .filter(|(_, m)| matches!(m, Md::Composite { identifier: Some(i), .. } if i == type_id))
             .map(|(&id, _)| id)
             .collect();
+        if classes.is_empty() {
+            classes = self.classes_by_member_symbols(type_id);
+        }
+        classes.sort_unstable();
         let mut methods: HashMap<u32, Vec<(u32, u32, bool)>> = HashMap::new();
         let mut bases: HashMap<u32, Vec<u32>> = HashMap::new();
         for (&id, m) in &self.md {
@@ -465,6 +469,63 @@ impl Module {
             todo.extend(bases.get(&class).into_iter().flatten());
         }
         None
+    }
+}
+
+impl Module {
+    /// The class whose type id is `_ZTS<name>` found through its members' symbols
+    /// (`_ZN<name>…`): clang writes no `identifier:` on a class compiled without RTTI
+    /// (`-fno-rtti`, as leveldb is), but its members keep their linkage names.
+    fn classes_by_member_symbols(&self, type_id: &str) -> Vec<u32> {
+        let Some(name) = type_id.strip_prefix("_ZTS") else {
+            return vec![];
+        };
+        // `N7leveldb8IteratorE` → `_ZN7leveldb8Iterator`; `5Shape` → `_ZN5Shape`.
+        let nested = match name.strip_prefix('N') {
+            Some(inner) => match inner.strip_suffix('E') {
+                Some(inner) => inner,
+                None => return vec![],
+            },
+            None => name,
+        };
+        // A const member's symbol is `_ZNK…` (also `V`, `r` and ref-qualifiers).
+        let member_of_class = |symbol: &str| {
+            symbol
+                .strip_prefix("_ZN")
+                .map(|r| r.trim_start_matches(['r', 'V', 'K', 'R', 'O']))
+                .and_then(|r| r.strip_prefix(nested))
+                .is_some_and(member_follows)
+        };
+        let mut found: Vec<u32> = self
+            .md
+            .values()
+            .filter_map(|m| match m {
+                Md::Subprogram {
+                    linkage_name: Some(l),
+                    scope: Some(scope),
+                    virtual_index: Some(_),
+                    ..
+                } if member_of_class(l) => Some(*scope),
+                _ => None,
+            })
+            .filter(|scope| matches!(self.md.get(scope), Some(Md::Composite { .. })))
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
+/// Whether a mangled name continues with one member of the class just read: a
+/// source name (`10SeekToLast`), a constructor/destructor (`C2`, `D0`), or an
+/// operator (two lowercase letters) — not a longer class name.
+fn member_follows(rest: &str) -> bool {
+    let mut chars = rest.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), _) if c.is_ascii_digit() => true,
+        (Some('C' | 'D'), Some(d)) if d.is_ascii_digit() => true,
+        (Some(a), Some(b)) => a.is_ascii_lowercase() && b.is_ascii_lowercase(),
+        _ => false,
     }
 }
 
@@ -838,6 +899,12 @@ define dso_local i32 @main() #1 !dbg !40 {
   %vfn = getelementptr inbounds double (%class.Shape*)*, double (%class.Shape*)** %vtable, i64 2, !dbg !46
   %2 = load double (%class.Shape*)*, double (%class.Shape*)** %vfn, align 8, !dbg !46
   %call = call double %2(%class.Shape* %s), !dbg !46
+  %3 = call i1 @llvm.type.test(i8* %y, metadata !"_ZTSN2db8IteratorE"), !dbg !46
+  %vfn2 = getelementptr inbounds void (%class.It*)*, void (%class.It*)** %vt2, i64 3, !dbg !46
+  call void %4(%class.It* %it), !dbg !46
+  %5 = call i1 @llvm.type.test(i8* %y, metadata !"_ZTSN2db8IteratorE"), !dbg !46
+  %vfn3 = getelementptr inbounds void (%class.It*)*, void (%class.It*)** %vt2, i64 2, !dbg !46
+  call void %6(%class.It* %it), !dbg !46
   %r = invoke i32 @"_Z3addii"(i32 1, i32 2)
           to label %ok unwind label %bad, !dbg !47
   %f = call i32 %fp(i32 1), !dbg !48
@@ -853,6 +920,10 @@ declare i32 @_Z3addii(i32, i32)
 !11 = !DISubprogram(name: "area", linkageName: "_ZNK5Shape4areaEv", scope: !10, file: !2, line: 14, virtualIndex: 2, flags: DIFlagPrototyped)
 !12 = !DISubprogram(name: "~Shape", scope: !10, file: !2, line: 12, virtualIndex: 0)
 !13 = distinct !DICompositeType(tag: DW_TAG_class_type, name: "Vec2", file: !2, line: 3, identifier: "_ZTS4Vec2")
+!15 = distinct !DICompositeType(tag: DW_TAG_class_type, name: "Iterator", scope: !16, file: !2, line: 30)
+!16 = !DINamespace(name: "db", scope: null)
+!17 = !DISubprogram(name: "Next", linkageName: "_ZNK2db8Iterator4NextEv", scope: !15, file: !2, line: 33, virtualIndex: 3)
+!18 = !DIDerivedType(tag: DW_TAG_inheritance, scope: !15, baseType: !10, flags: DIFlagPublic)
 !14 = !DISubprogram(name: "Vec2", scope: !13, file: !2, line: 6, flags: DIFlagPrototyped)
 !30 = distinct !DISubprogram(name: "Vec2", linkageName: "_ZN4Vec2C2Edd", scope: !13, file: !1, line: 3, declaration: !14, spFlags: DISPFlagDefinition)
 !40 = distinct !DISubprogram(name: "main", scope: !1, file: !1, line: 12, spFlags: DISPFlagDefinition)
@@ -901,6 +972,8 @@ declare i32 @_Z3addii(i32, i32)
             shown,
             [
                 "/src/x/main.cpp:14:10 in main _ZN4Vec2C1Edd->/src/x/main.cpp:3 decl Some(6)",
+                "/src/x/main.cpp:15:17 in main virtual#2->area",
+                "/src/x/main.cpp:15:17 in main virtual#3->Next",
                 "/src/x/main.cpp:15:17 in main virtual#2->area",
                 "/src/x/main.cpp:16:5 in main _Z3addii->declared",
                 "/src/x/main.cpp:17:5 in main indirect",

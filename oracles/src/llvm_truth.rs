@@ -379,13 +379,26 @@ impl<'a> SiteBuilder<'a> {
         })
     }
 
-    /// The occurrence of identifier `name` on the line nearest before `column` (else
-    /// the first after it).
+    /// The class name `name` written as a construction on the line, nearest at or
+    /// before `column` (clang's column is the class, the declared variable after it,
+    /// or `new`): followed by `(`, `{`, `)`, `;` or the variable's name — not a
+    /// macro argument such as `TEST_F(DBTest, Name)`.
     fn token_on_line(&mut self, file: &str, line: u32, name: &str, column: u32) -> Option<Written> {
         let text = self.source(file)?.get(line as usize - 1)?.clone();
+        let b = text.as_bytes();
+        let constructs = |p: &usize| {
+            let after = skip_space(b, p + name.len());
+            after >= b.len()
+                || matches!(b[after], b'(' | b'{' | b')' | b';')
+                || is_ident_start(b[after])
+        };
         let found: Vec<usize> = identifier_positions(&text, name);
-        let before = found.iter().rev().find(|&&p| p < column as usize).copied();
-        let pick = before.or_else(|| found.first().copied())?;
+        let pick = found
+            .iter()
+            .rev()
+            .filter(|&&p| p < column as usize)
+            .find(|p| constructs(p))
+            .copied()?;
         Some(Written {
             name: name.to_string(),
             column: pick as u32 + 1,
