@@ -189,11 +189,10 @@ impl Module {
                 continue;
             }
             let body = line.trim_start();
-            if body.starts_with("invoke ") || body.contains(" = invoke ") {
-                if !line.contains("!dbg") {
-                    pending = Some(line.to_string());
-                    continue;
-                }
+            let is_invoke = body.starts_with("invoke ") || body.contains(" = invoke ");
+            if is_invoke && !line.contains("!dbg") {
+                pending = Some(line.to_string());
+                continue;
             }
             module.read_body_line(line, &mut vtable);
         }
