@@ -143,6 +143,7 @@ impl<'a> SiteBuilder<'a> {
             Some(written.clone())
         } else {
             self.renamed(&written, &callee_name)
+                .or_else(|| self.call_in_macro_arguments(&file, site.line, &written, &callee_name))
         };
         let Some(named) = named else {
             let reason = match &self.flavor {
@@ -193,6 +194,42 @@ impl<'a> SiteBuilder<'a> {
             name
         } else {
             last.to_string()
+        }
+    }
+
+    /// C/C++: clang places a call written in a macro's arguments
+    /// (`EXPECT_EQ(f(x), 1)`) at the macro's name. When the arguments on that line
+    /// write the callee's name as a call exactly once, that is the call; otherwise the
+    /// call is one the macro's body makes, and stays set apart.
+    fn call_in_macro_arguments(
+        &mut self,
+        file: &str,
+        line: u32,
+        written: &Written,
+        callee_name: &str,
+    ) -> Option<Written> {
+        if matches!(self.flavor, Flavor::Rust { .. }) || !written.called {
+            return None;
+        }
+        let text = self.source(file)?.get(line as usize - 1)?.clone();
+        let b = text.as_bytes();
+        let open = written.column as usize - 1 + written.name.len();
+        let calls: Vec<usize> = identifier_positions(&text, callee_name)
+            .into_iter()
+            .filter(|&p| p > open)
+            .filter(|&p| {
+                let after = skip_space(b, p + callee_name.len());
+                after < b.len() && (b[after] == b'(' || b[after] == b'<')
+            })
+            .collect();
+        match calls[..] {
+            [p] => Some(Written {
+                name: callee_name.to_string(),
+                column: p as u32 + 1,
+                called: true,
+                is_macro: false,
+            }),
+            _ => None,
         }
     }
 

@@ -179,13 +179,13 @@ fn clang_truth_for_c_resolves_across_units_and_sets_macros_apart() {
     let Some(truth) = clang_or_missing("c", &root) else {
         return;
     };
-    let add = site(&truth, "main.c", 5, "add");
+    let add = site(&truth, "main.c", 7, "add");
     assert_eq!(
         (add.column, &add.targets[..]),
         (Some(13), &[in_tree("util.c", 5)][..])
     );
     assert_eq!(
-        site(&truth, "main.c", 6, "apply").targets,
+        site(&truth, "main.c", 8, "apply").targets,
         [in_tree("util.c", 9)]
     );
     assert_eq!(
@@ -194,10 +194,21 @@ fn clang_truth_for_c_resolves_across_units_and_sets_macros_apart() {
     );
     // TWICE(4) expands to add(4, 4): no source text there names `add`.
     assert_eq!(
-        site(&truth, "main.c", 7, "add").implicit.as_deref(),
+        site(&truth, "main.c", 9, "add").implicit.as_deref(),
         Some("macro")
     );
-    assert!(is_outside(site(&truth, "main.c", 8, "printf"), "printf"));
+    assert!(is_outside(site(&truth, "main.c", 10, "printf"), "printf"));
+    // A call written in a macro's arguments is found there; the macro body's own
+    // call of `apply` is not written on the line.
+    let in_args = site(&truth, "main.c", 11, "add");
+    assert_eq!(
+        (in_args.column, &in_args.targets[..]),
+        (Some(11), &[in_tree("util.c", 5)][..])
+    );
+    assert_eq!(
+        site(&truth, "main.c", 11, "apply").implicit.as_deref(),
+        Some("macro")
+    );
     assert_eq!(
         site(&truth, "util.c", 10, "fn").unjudged.as_deref(),
         Some("indirect_call")
