@@ -31,6 +31,7 @@ pub trait Fetcher {
 pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
     // Adding a registry is one line here.
     match registry {
+        "crates" => Some(Box::new(crate::fetch::crates::Crates)),
         "debian" => Some(Box::new(crate::fetch::debian::Debian)),
         "maven" => Some(Box::new(crate::fetch::maven::Maven)),
         "npm" => Some(Box::new(crate::fetch::npm::Npm)),

@@ -4,9 +4,12 @@
 //! Architecture invariant: nothing in this crate or the harness starts a process
 //! except through [`toolchain::Invocation`].
 
+pub mod clang;
 pub mod gotypes;
 pub mod input;
 pub mod javac;
+pub mod llvm_ir;
+pub mod llvm_truth;
 pub mod maven;
 pub mod oracle;
 pub mod pairs;
@@ -14,6 +17,7 @@ pub mod pycg;
 pub mod pycg_micro;
 pub mod pyenv;
 pub mod pytrace;
+pub mod rustc;
 pub mod toolchain;
 pub mod truth;
 pub mod tsc;

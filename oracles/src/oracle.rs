@@ -43,7 +43,7 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["gotypes", "javac", "pytrace", "tsc"]
+    &["clang", "gotypes", "javac", "pytrace", "rustc", "tsc"]
 }
 
 /// The adapter named `name`, when one is implemented.
@@ -54,6 +54,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         "tsc" => Some(Box::new(crate::tsc::Tsc)),
+        "rustc" => Some(Box::new(crate::rustc::Rustc)),
+        "clang" => Some(Box::new(crate::clang::Clang)),
         _ => None,
     }
 }

@@ -9,6 +9,7 @@
 //!   once complete, so its presence means "verified and whole";
 //! - `views/…` — the corpus's `include` subtrees ([`crate::tree_view`]).
 
+pub mod crates;
 pub mod debian;
 pub mod local;
 pub mod maven;
@@ -123,7 +124,7 @@ fn unpack(archive: &Path, into: &Path, bound: Duration) -> Result<(), Outcome> {
             .timeout(bound)
             .run()?;
     } else if [
-        ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tar.zst",
+        ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tar.zst", ".crate",
     ]
     .iter()
     .any(|ext| name.ends_with(ext))
@@ -137,7 +138,9 @@ fn unpack(archive: &Path, into: &Path, bound: Duration) -> Result<(), Outcome> {
     } else {
         return Err(Outcome::ToolFailed {
             tool: "unpack".into(),
-            detail: format!("{name}: not an archive kind the harness unpacks (tar.*, zip, jar)"),
+            detail: format!(
+                "{name}: not an archive kind the harness unpacks (tar.*, crate, zip, jar)"
+            ),
         });
     }
     Ok(())
