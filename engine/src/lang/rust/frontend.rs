@@ -1233,6 +1233,7 @@ impl<'s> Extractor<'s> {
                 None => return Shape::Unknown,
             }
         }
+        let mut element_of: Option<ValueExpr> = None;
         let (callee, anchor) = match function.kind() {
             "identifier" => (Callee::Name(self.text(function).to_string()), function),
             "field_expression" => {
@@ -1243,6 +1244,11 @@ impl<'s> Extractor<'s> {
                 let Some(field) = function.child_by_field_name("field") else {
                     return Shape::Unknown;
                 };
+                if policy::ELEMENT_CLOSURE_METHODS.contains(&self.text(field))
+                    && !matches!(value, Shape::Unknown | Shape::Closure(_))
+                {
+                    element_of = Some(value.clone().value());
+                }
                 (
                     Callee::Member {
                         receiver: value.receiver(),
@@ -1288,6 +1294,9 @@ impl<'s> Extractor<'s> {
                     continue;
                 }
                 let shape = self.expr(k, depth);
+                if let (Shape::Closure(d), Some(of)) = (&shape, &element_of) {
+                    self.closure_param_holds_element(*d, of.clone());
+                }
                 args.push(shape.arg());
             }
         }
@@ -1308,6 +1317,25 @@ impl<'s> Extractor<'s> {
             wrote,
         });
         Shape::Call(idx)
+    }
+
+    /// `recv.filter(|x| …)`: the closure's first parameter, untyped, holds an
+    /// element of the receiver (policy: `ELEMENT_CLOSURE_METHODS`).
+    fn closure_param_holds_element(&mut self, closure: DeclIdx, of: ValueExpr) {
+        let decl = &self.facts.decls[closure as usize];
+        let (Some(body), Some(first)) = (decl.body, decl.params.first()) else {
+            return;
+        };
+        if first.ty.is_some() {
+            return;
+        }
+        let name = first.name.clone();
+        for b in &mut self.facts.scopes[body as usize].bindings {
+            if b.name == name && matches!(b.value, BindingValue::Param { index: 0, ty: None }) {
+                b.value = BindingValue::Value(ValueExpr::Element(Box::new(of)));
+                return;
+            }
+        }
     }
 
     fn wrote(&self, node: Node) -> String {

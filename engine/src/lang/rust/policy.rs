@@ -163,3 +163,12 @@ pub fn derived_trait_for<'a>(
 pub fn is_std_crate(name: &str) -> bool {
     matches!(name, "std" | "core" | "alloc" | "proc_macro" | "test")
 }
+
+/// Methods of `Iterator` and `Option` whose closure argument receives an element
+/// of the receiver (`v.iter().filter(|x| …)`, `opt.map(|x| …)`): the closure's
+/// first parameter, when its type is not written, holds such an element.
+pub const ELEMENT_CLOSURE_METHODS: &[&str] = &[
+    "map", "filter", "any", "all", "find", "for_each", "filter_map", "position", "flat_map",
+    "take_while", "skip_while", "inspect", "map_or", "map_or_else", "and_then", "is_some_and",
+    "find_map", "max_by_key", "min_by_key",
+];

@@ -342,7 +342,7 @@ fn eval_name(cx: &Cx, site: &Site, name: &str, ns: Ns, budget: u32) -> V {
                 V::Module(m) => {
                     let found = module_item(cx, m, name, ns, budget - 1);
                     if !matches!(found, V::Unresolved | V::Refuse(_)) {
-                        return found;
+                        return relabel(found, Family::Import);
                     }
                 }
                 V::Type(t) if ns == Ns::Value => {
@@ -843,13 +843,16 @@ fn through(cx: &Cx, v: V, seg: &str, budget: u32) -> V {
 fn unwrap_inner(v: V) -> V {
     match v {
         V::Foreign {
-            name, args, site, ..
+            name,
+            args,
+            site,
+            family,
         } if policy::is_wrapper(&name) => match args.first() {
             Some(t) => V::Foreign {
                 name: String::new(),
                 args: vec![t.clone()],
                 site,
-                family: Family::ReturnType,
+                family,
             },
             None => V::Refuse(Reason::ReceiverTypeUnknown),
         },
@@ -864,7 +867,10 @@ fn element_of(cx: &Cx, v: V, budget: u32) -> V {
     let v = settle(cx, v, budget);
     match v {
         V::Foreign {
-            name, args, site, ..
+            name,
+            args,
+            site,
+            family,
         } => {
             let elem = if name == policy::IMPL_TRAIT {
                 args.first().and_then(|tr| tr.args.first()).cloned()
@@ -878,7 +884,7 @@ fn element_of(cx: &Cx, v: V, budget: u32) -> V {
                     name: String::new(),
                     args: vec![t],
                     site,
-                    family: Family::WrittenType,
+                    family,
                 },
                 None => V::Refuse(Reason::ReceiverTypeUnknown),
             }
@@ -1261,6 +1267,10 @@ fn bare_name(cx: &Cx, file: u32, call: &Call) -> Decision {
     let Callee::Name(name) = &call.callee else {
         return Decision::Pass;
     };
+    if name == "Self" {
+        // `Self(x)`: the tuple struct of the impl constructed, not a call.
+        return Decision::Refuse(Reason::Refused);
+    }
     let site = Site::of_call(call, file);
     let v = eval_name(cx, &site, name, Ns::Value, BUDGET);
     match v {
