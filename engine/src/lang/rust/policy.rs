@@ -172,3 +172,13 @@ pub const ELEMENT_CLOSURE_METHODS: &[&str] = &[
     "take_while", "skip_while", "inspect", "map_or", "map_or_else", "and_then", "is_some_and",
     "find_map", "max_by_key", "min_by_key",
 ];
+
+/// Associated functions of std types (and derived `default`/`clone`) that
+/// return the type they are called on: `String::from(…)`, `Vec::new()`,
+/// `T::default()` give a value of that type.
+pub const CONSTRUCTOR_FUNCTIONS: &[&str] = &[
+    "new", "from", "with_capacity", "default", "from_iter", "new_in", "clone",
+];
+
+/// Prelude constructors and the type of the value they make.
+pub const PRELUDE_CONSTRUCTS: &[(&str, &str)] = &[("Some", "Option"), ("Ok", "Result"), ("Err", "Result")];

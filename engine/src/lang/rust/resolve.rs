@@ -774,7 +774,7 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> V {
         return V::Refuse(Reason::LocalValue);
     }
     match v {
-        ValueExpr::Name(n) => eval_name(cx, site, n, Ns::Value, budget - 1),
+        ValueExpr::Name(n) => value_named(cx, site, n, budget - 1),
         ValueExpr::Attribute { path } => eval_receiver_path(cx, site, path, budget - 1),
         ValueExpr::CallResult(ci) => call_type(cx, site.file, *ci, budget - 1),
         ValueExpr::New(ty) => instance_of(cx, site, ty, Family::WrittenType, budget - 1),
@@ -816,12 +816,26 @@ fn literal(l: crate::facts::LiteralType, site: &Site) -> V {
     }
 }
 
+/// A name used as a value: a binding of the value namespace, else a unit
+/// struct (`let d = Dog;`) whose name is its only value.
+fn value_named(cx: &Cx, site: &Site, name: &str, budget: u32) -> V {
+    match eval_name(cx, site, name, Ns::Value, budget) {
+        V::Unresolved => match eval_name(cx, site, name, Ns::Type, budget) {
+            V::Type(t) if matches!(cx.index.decl(t).kind, DeclKind::Class) => {
+                V::Inst(t, Family::WrittenType)
+            }
+            _ => V::Refuse(Reason::ReceiverTypeUnknown),
+        },
+        v => v,
+    }
+}
+
 /// A receiver path `a.b.c` (with `?`, `[]`, `.await` segments).
 fn eval_receiver_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
     let Some((root, rest)) = path.split_first() else {
         return V::Refuse(Reason::ReceiverTypeUnknown);
     };
-    let mut v = eval_name(cx, site, root, Ns::Value, budget);
+    let mut v = value_named(cx, site, root, budget);
     for seg in rest {
         v = through(cx, v, seg, budget);
     }
@@ -989,8 +1003,27 @@ fn call_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> V {
             }
         }
         Target::Outside { .. } => {
-            let Callee::Member { name, .. } = &call.callee else {
-                return V::Refuse(Reason::ReceiverTypeUnknown);
+            let site = Site::of_call(call, file);
+            let name = match &call.callee {
+                Callee::Member {
+                    receiver: Receiver::Path(path),
+                    name,
+                } if path.first().is_some_and(|s| s == policy::SCOPED) => {
+                    return constructed_by_path(cx, &site, &path[1..], name, budget - 1);
+                }
+                Callee::Member { name, .. } => name,
+                Callee::Name(n) => {
+                    return match policy::PRELUDE_CONSTRUCTS.iter().find(|(c, _)| c == n) {
+                        Some((_, ty)) => V::Foreign {
+                            name: ty.to_string(),
+                            args: Vec::new(),
+                            site,
+                            family: Family::ReturnType,
+                        },
+                        None => V::Refuse(Reason::ReceiverTypeUnknown),
+                    };
+                }
+                _ => return V::Refuse(Reason::ReceiverTypeUnknown),
             };
             if policy::HANDS_BACK_SAME.contains(&name.as_str()) {
                 return receiver_value(cx, file, call, budget - 1);
@@ -1005,6 +1038,24 @@ fn call_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> V {
             }
             V::Refuse(Reason::ReceiverTypeUnknown)
         }
+    }
+}
+
+/// `String::from(…)`, `Vec::new()`, `T::default()` (derived): a value of the
+/// type the path names (policy: `CONSTRUCTOR_FUNCTIONS`).
+fn constructed_by_path(cx: &Cx, site: &Site, path: &[String], name: &str, budget: u32) -> V {
+    if !policy::CONSTRUCTOR_FUNCTIONS.contains(&name) {
+        return V::Refuse(Reason::ReceiverTypeUnknown);
+    }
+    match eval_path(cx, site, path, budget) {
+        V::Type(t) if !cx.index.decl(t).is_module => V::Inst(t, Family::ReturnType),
+        V::Outside(..) => V::Foreign {
+            name: path.last().cloned().unwrap_or_default(),
+            args: Vec::new(),
+            site: *site,
+            family: Family::ReturnType,
+        },
+        _ => V::Refuse(Reason::ReceiverTypeUnknown),
     }
 }
 
