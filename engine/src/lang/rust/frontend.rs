@@ -893,7 +893,7 @@ impl<'s> Extractor<'s> {
         };
         let line = end_line_of(node);
         if pat.kind() != "identifier" {
-            self.bind_pattern_opaque(pat, line);
+            self.bind_pattern(pat, value.unwrap_or(Shape::Unknown), line);
             return;
         }
         let name = self.text(pat).to_string();
@@ -906,6 +906,47 @@ impl<'s> Extractor<'s> {
             (None, Some(v)) => BindingValue::Value(v.value()),
         };
         self.bind(&name, line, binding);
+    }
+
+    /// A pattern matched against a value: `Some(x)` / `Ok(x)` binds x to what
+    /// the value wraps (the value then `?`); any other pattern binds its names
+    /// holding nothing known.
+    fn bind_pattern(&mut self, pat: Node, value: Shape, line: u32) {
+        if let Some(inner) = self.wrapped_binding(pat) {
+            let v = value.then(policy::TRY);
+            let name = self.text(inner).to_string();
+            let binding = match v {
+                Shape::Unknown => BindingValue::Opaque,
+                v => BindingValue::Value(v.value()),
+            };
+            self.bind(&name, line, binding);
+            return;
+        }
+        self.bind_pattern_opaque(pat, line);
+    }
+
+    /// `Some(x)` / `Ok(x)` (also `Some(ref x)`, `Some(mut x)`): the name node.
+    fn wrapped_binding<'t>(&self, pat: Node<'t>) -> Option<Node<'t>> {
+        if pat.kind() != "tuple_struct_pattern" {
+            return None;
+        }
+        let ty = pat.child_by_field_name("type")?;
+        if !matches!(self.text(ty), "Some" | "Ok") {
+            return None;
+        }
+        let kids: Vec<Node> = named_children(pat)
+            .into_iter()
+            .filter(|c| *c != ty)
+            .collect();
+        match kids.as_slice() {
+            [one] if one.kind() == "identifier" => Some(*one),
+            [one] if matches!(one.kind(), "ref_pattern" | "mut_pattern") => {
+                named_children(*one)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier")
+            }
+            _ => None,
+        }
     }
 
     /// Every name a pattern binds, holding nothing the engine follows.
@@ -1048,12 +1089,12 @@ impl<'s> Extractor<'s> {
                 Shape::Unknown
             }
             "let_condition" => {
-                let value = node.child_by_field_name("value");
-                if let Some(v) = value {
-                    self.expr(v, d);
-                }
+                let value = node
+                    .child_by_field_name("value")
+                    .map(|v| self.expr(v, d))
+                    .unwrap_or(Shape::Unknown);
                 if let Some(p) = node.child_by_field_name("pattern") {
-                    self.bind_pattern_opaque(p, 0);
+                    self.bind_pattern(p, value, 0);
                 }
                 Shape::Unknown
             }

@@ -528,6 +528,11 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
             if has_variant(cx.index, t, name) {
                 return V::Variant;
             }
+            if ns == Ns::Type {
+                // `Self::Value::from`: an associated type, which the tree's
+                // impls bind per implementor.
+                return V::Refuse(Reason::ReceiverTypeUnknown);
+            }
             match methods_of(cx, t, name, budget) {
                 Found::Decls(d, inherited) => V::Fns(
                     d,
@@ -621,6 +626,13 @@ fn is_type_param(index: &TreeIndex, site: &Site, name: &str) -> bool {
 /// `Self` at a site: the type of the enclosing `impl` (a trait's `Self` is the
 /// trait: its methods are what the tree declares for it).
 fn self_type(cx: &Cx, site: &Site, budget: u32) -> Option<Eid> {
+    // `Self` in a struct's or an enum's own fields (`children: Vec<Self>`).
+    if let Some(d) = site.decl {
+        let decl = cx.index.decl(d);
+        if decl.kind.is_type() && decl.impl_of.is_none() && !decl.is_module {
+            return Some(d);
+        }
+    }
     let facts = cx.index.file(site.file);
     let mut cur = Some(site.scope);
     while let Some(s) = cur {
@@ -752,10 +764,6 @@ fn substitute(target: &TypeRef, params: &[ValueExpr], args: &[TypeRef]) -> TypeR
 fn instance_of(cx: &Cx, site: &Site, ty: &TypeRef, family: Family, budget: u32) -> V {
     match resolve_type(cx, site, ty, budget) {
         Ty::InTree(t) => V::Inst(t, family),
-        Ty::Foreign(name, args) if name == policy::IMPL_TRAIT => {
-            let _ = args;
-            V::Generic
-        }
         Ty::Foreign(name, args) => V::Foreign {
             name,
             args,
@@ -1276,7 +1284,17 @@ fn missing_method(cx: &Cx, t: Eid, name: &str) -> V {
                     || (owner.impl_of.is_some() && !owner.bases.is_empty())
             })
     });
-    if in_a_trait {
+    // Two types of that name (`#[cfg]`-selected twins): the other may declare it.
+    let twins = cx
+        .index
+        .by_name(&cx.index.decl(t).name)
+        .iter()
+        .filter(|&&e| {
+            let d = cx.index.decl(e);
+            d.kind.is_type() && d.impl_of.is_none() && !d.is_module
+        })
+        .count();
+    if in_a_trait || twins > 1 {
         return V::Refuse(Reason::Refused);
     }
     V::Outside(
