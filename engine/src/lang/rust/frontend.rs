@@ -1119,7 +1119,14 @@ impl<'s> Extractor<'s> {
                 });
                 Shape::Unknown
             }
-            "macro_invocation" => Shape::Unknown,
+            // A macro is no call; `vec![…]` / `format!(…)` are values of std types.
+            "macro_invocation" => {
+                let name = node.child_by_field_name("macro").map(|m| self.text(m));
+                match policy::VALUE_MACROS.iter().find(|(m, _)| Some(*m) == name) {
+                    Some((_, ty)) => Shape::New(TypeRef::simple(ty)),
+                    None => Shape::Unknown,
+                }
+            }
             "let_declaration" | "function_item" | "struct_item" | "enum_item" | "impl_item"
             | "trait_item" | "mod_item" | "use_declaration" | "type_item" | "const_item"
             | "static_item" => {

@@ -182,3 +182,14 @@ pub const CONSTRUCTOR_FUNCTIONS: &[&str] = &[
 
 /// Prelude constructors and the type of the value they make.
 pub const PRELUDE_CONSTRUCTS: &[(&str, &str)] = &[("Some", "Option"), ("Ok", "Result"), ("Err", "Result")];
+
+/// Methods of std collections and iterators that return `Option` of an element
+/// of the receiver (`v.pop()`, `it.next()`, `v.first()`, `it.find(…)`).
+pub const OPTION_OF_ELEMENT: &[&str] = &[
+    "next", "pop", "first", "last", "get", "first_mut", "last_mut", "find", "nth", "peek",
+    "min_by_key", "max_by_key", "next_back", "pop_front", "pop_back", "front", "back",
+];
+
+/// Macros whose value is a std type the source names by the macro:
+/// `vec![…]` is a `Vec`, `format!(…)` a `String`.
+pub const VALUE_MACROS: &[(&str, &str)] = &[("vec", "Vec"), ("format", "String")];

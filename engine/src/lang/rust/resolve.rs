@@ -916,6 +916,35 @@ fn element_of(cx: &Cx, v: V, budget: u32) -> V {
     }
 }
 
+/// `Option` of an element of a std collection or iterator (`v.pop()`).
+fn option_of_element(v: V) -> V {
+    let V::Foreign {
+        name,
+        args,
+        site,
+        family,
+    } = v
+    else {
+        return V::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    let elem = if name == policy::IMPL_TRAIT {
+        args.first().and_then(|tr| tr.args.first()).cloned()
+    } else if name == "slice" || (policy::is_wrapper(&name) && name != "Option") {
+        args.first().cloned()
+    } else {
+        None
+    };
+    match elem {
+        Some(t) => V::Foreign {
+            name: "Option".to_string(),
+            args: vec![t],
+            site,
+            family,
+        },
+        None => V::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
 /// A deferred type (`Foreign` with an empty name holds a written type not yet
 /// resolved, read at its site): resolve it.
 fn settle(cx: &Cx, v: V, budget: u32) -> V {
@@ -1035,6 +1064,10 @@ fn call_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> V {
             };
             if policy::HANDS_BACK_SAME.contains(&name.as_str()) {
                 return receiver_value(cx, file, call, budget - 1);
+            }
+            if policy::OPTION_OF_ELEMENT.contains(&name.as_str()) {
+                let r = receiver_value(cx, file, call, budget - 1);
+                return option_of_element(r);
             }
             if policy::HANDS_BACK_INNER.contains(&name.as_str()) {
                 let r = receiver_value(cx, file, call, budget - 1);
@@ -1272,18 +1305,7 @@ fn trait_method(cx: &Cx, tr: Eid, name: &str, budget: u32, inherited: bool) -> F
 /// nothing), it comes from std (a blanket impl, an auto trait) and leaves the
 /// tree; where a trait of the tree declares it, a blanket impl may give it.
 fn missing_method(cx: &Cx, t: Eid, name: &str) -> V {
-    let in_a_trait = cx.index.by_name(name).iter().any(|&e| {
-        let d = cx.index.decl(e);
-        d.kind.is_callable()
-            && d.parent.is_some_and(|p| {
-                let owner = cx.index.decl(Eid {
-                    file: e.file,
-                    decl: p,
-                });
-                owner.kind == DeclKind::Interface
-                    || (owner.impl_of.is_some() && !owner.bases.is_empty())
-            })
-    });
+    let in_a_trait = declared_by_a_trait(cx, name);
     // Two types of that name (`#[cfg]`-selected twins): the other may declare it.
     let twins = cx
         .index
@@ -1302,6 +1324,40 @@ fn missing_method(cx: &Cx, t: Eid, name: &str) -> V {
         OutsideKind::Undeclared,
         Family::NothingDeclaresIt,
     )
+}
+
+/// `x.m()` where x is `impl Tr`: a trait of the tree → abstain (each caller
+/// picks the implementor); a trait outside the tree whose method name no trait
+/// of the tree declares → outside `foreign_type` (`Iterator::find`).
+fn method_of_impl_trait(cx: &Cx, args: &[TypeRef], site: &Site, name: &str, budget: u32) -> V {
+    let Some(tr) = args.first() else {
+        return V::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    match resolve_type(cx, site, tr, budget) {
+        Ty::Foreign(trait_name, _) if !declared_by_a_trait(cx, name) => V::Outside(
+            format!("{trait_name}::{name}"),
+            OutsideKind::ForeignType,
+            Family::ForeignType,
+        ),
+        _ => V::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// Whether a trait of the tree (its declaration or an impl of it) declares a
+/// method of this name: a blanket impl could then give it to any type.
+fn declared_by_a_trait(cx: &Cx, name: &str) -> bool {
+    cx.index.by_name(name).iter().any(|&e| {
+        let d = cx.index.decl(e);
+        d.kind.is_callable()
+            && d.parent.is_some_and(|p| {
+                let owner = cx.index.decl(Eid {
+                    file: e.file,
+                    decl: p,
+                });
+                owner.kind == DeclKind::Interface
+                    || (owner.impl_of.is_some() && !owner.bases.is_empty())
+            })
+    })
 }
 
 // ----- placing ----------------------------------------------------------------------------------
@@ -1422,7 +1478,7 @@ fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
             family,
         } => {
             if ty_name == policy::IMPL_TRAIT {
-                return V::Refuse(Reason::ReceiverTypeUnknown);
+                return method_of_impl_trait(cx, &args, &site, name, budget);
             }
             // Auto-deref: `Box<T>` reaches T's methods first.
             if policy::is_deref_wrapper(&ty_name) && budget > 0 {
