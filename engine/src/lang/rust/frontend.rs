@@ -1122,6 +1122,14 @@ impl<'s> Extractor<'s> {
             // A macro is no call; `vec![…]` / `format!(…)` are values of std types.
             "macro_invocation" => {
                 let name = node.child_by_field_name("macro").map(|m| self.text(m));
+                if name.is_some_and(|n| policy::ARGUMENT_MACROS.contains(&n)) {
+                    if let Some(tt) = named_children(node)
+                        .into_iter()
+                        .find(|c| c.kind() == "token_tree")
+                    {
+                        self.token_arguments(tt, d);
+                    }
+                }
                 match policy::VALUE_MACROS.iter().find(|(m, _)| Some(*m) == name) {
                     Some((_, ty)) => Shape::New(TypeRef::simple(ty)),
                     None => Shape::Unknown,
@@ -1362,6 +1370,211 @@ impl<'s> Extractor<'s> {
             keywords: Vec::new(),
             has_splat: false,
             type_args,
+            wrote,
+        });
+        Shape::Call(idx)
+    }
+
+    // ----- calls written in a std macro's token tree ------------------------------------------
+
+    /// The comma-separated arguments of a token tree (`(a, f(b), c.m())`): each
+    /// read for the calls it writes; their shapes.
+    fn token_arguments(&mut self, tt: Node, depth: u32) -> Vec<Shape> {
+        if self.too_deep(depth) {
+            return Vec::new();
+        }
+        let mut cursor = tt.walk();
+        let mut tokens: Vec<Node> = tt.children(&mut cursor).collect();
+        // The delimiters.
+        if tokens.first().is_some_and(|t| matches!(t.kind(), "(" | "[" | "{")) {
+            tokens.remove(0);
+        }
+        if tokens.last().is_some_and(|t| matches!(t.kind(), ")" | "]" | "}")) {
+            tokens.pop();
+        }
+        let mut out = Vec::new();
+        for segment in tokens.split(|t| t.kind() == "," || t.kind() == ";") {
+            out.push(self.token_segment(segment, depth + 1));
+        }
+        out
+    }
+
+    /// One argument: every chain in it read for calls; its shape when it is
+    /// exactly one chain.
+    fn token_segment(&mut self, tokens: &[Node], depth: u32) -> Shape {
+        let mut i = 0;
+        let mut chains = 0;
+        let mut last = Shape::Unknown;
+        while i < tokens.len() {
+            let start = i;
+            let shape = self.token_chain(tokens, &mut i, depth);
+            if i == start {
+                if tokens[i].kind() == "token_tree" {
+                    self.token_arguments(tokens[i], depth + 1);
+                }
+                i += 1;
+                chains += 2;
+                continue;
+            }
+            chains += 1;
+            last = shape;
+        }
+        if chains == 1 {
+            last
+        } else {
+            Shape::Unknown
+        }
+    }
+
+    /// A primary (`name`, `a::b`, `self`, a literal, `(…)`) and its postfix
+    /// operations (`.f`, `.m(…)`, `(…)`, `?`, `[…]`), read as the expression
+    /// grammar would; calls are recorded at their name tokens.
+    fn token_chain(&mut self, tokens: &[Node], i: &mut usize, depth: u32) -> Shape {
+        let at = |k: usize| tokens.get(k).map(|t| t.kind()).unwrap_or("");
+        let is_open = |k: usize, open: &str| {
+            tokens.get(k).is_some_and(|t| {
+                t.kind() == "token_tree" && t.child(0).is_some_and(|c| c.kind() == open)
+            })
+        };
+        let mut shape = match at(*i) {
+            "identifier" | "self" | "crate" | "super" => {
+                let mut path = vec![tokens[*i]];
+                *i += 1;
+                while at(*i) == "::" && matches!(at(*i + 1), "identifier" | "self" | "super") {
+                    path.push(tokens[*i + 1]);
+                    *i += 2;
+                }
+                if at(*i) == "::" {
+                    // A turbofish (`Vec::<u8>::new()`): the rest of the argument is
+                    // not read (a name after it would look like a bare call).
+                    *i = tokens.len();
+                    return Shape::Unknown;
+                }
+                if at(*i) == "!" {
+                    // A nested macro: its own arguments only if it is a std one.
+                    let name = self.text(*path.last().expect("one"));
+                    *i += 1;
+                    if tokens.get(*i).is_some_and(|t| t.kind() == "token_tree") {
+                        if policy::ARGUMENT_MACROS.contains(&name) {
+                            self.token_arguments(tokens[*i], depth + 1);
+                        }
+                        *i += 1;
+                    }
+                    return Shape::Unknown;
+                }
+                if is_open(*i, "(") {
+                    let args = self.token_arguments(tokens[*i], depth + 1);
+                    let name_node = *path.last().expect("one");
+                    let callee = if path.len() == 1 {
+                        Callee::Name(self.text(name_node).to_string())
+                    } else {
+                        let mut p = vec![policy::SCOPED.to_string()];
+                        p.extend(path[..path.len() - 1].iter().map(|n| self.text(*n).to_string()));
+                        Callee::Member {
+                            receiver: Receiver::Path(p),
+                            name: self.text(name_node).to_string(),
+                        }
+                    };
+                    let wrote = path
+                        .iter()
+                        .map(|n| self.text(*n))
+                        .collect::<Vec<_>>()
+                        .join("::");
+                    *i += 1;
+                    self.push_token_call(callee, name_node, args, wrote)
+                } else if path.len() == 1 {
+                    Shape::Name(self.text(path[0]).to_string())
+                } else {
+                    Shape::Unknown
+                }
+            }
+            "string_literal" | "raw_string_literal" => {
+                *i += 1;
+                Shape::Literal(LiteralType::Str)
+            }
+            "integer_literal" | "float_literal" | "char_literal" | "boolean_literal" => {
+                *i += 1;
+                Shape::Unknown
+            }
+            "&" | "*" => {
+                *i += 1;
+                if at(*i) == "mut" {
+                    *i += 1;
+                }
+                return self.token_chain(tokens, i, depth);
+            }
+            "token_tree" if is_open(*i, "(") => {
+                let inner = self.token_arguments(tokens[*i], depth + 1);
+                *i += 1;
+                match <[Shape; 1]>::try_from(inner) {
+                    Ok([one]) => one,
+                    Err(_) => Shape::Unknown,
+                }
+            }
+            _ => return Shape::Unknown,
+        };
+        loop {
+            match at(*i) {
+                "." if matches!(at(*i + 1), "identifier" | "integer_literal") => {
+                    let name_node = tokens[*i + 1];
+                    let name = self.text(name_node).to_string();
+                    *i += 2;
+                    if at(*i) == "::" {
+                        // A turbofish (`.collect::<Vec<_>>()`) is not followed.
+                        *i = tokens.len();
+                        return Shape::Unknown;
+                    }
+                    if is_open(*i, "(") {
+                        let args = self.token_arguments(tokens[*i], depth + 1);
+                        *i += 1;
+                        let wrote = name.clone();
+                        shape = self.push_token_call(
+                            Callee::Member {
+                                receiver: shape.receiver(),
+                                name,
+                            },
+                            name_node,
+                            args,
+                            wrote,
+                        );
+                    } else {
+                        shape = shape.then(&name);
+                    }
+                }
+                "?" => {
+                    *i += 1;
+                    shape = shape.then(policy::TRY);
+                }
+                "token_tree" if is_open(*i, "[") => {
+                    self.token_arguments(tokens[*i], depth + 1);
+                    *i += 1;
+                    shape = shape.then(policy::INDEX);
+                }
+                _ => return shape,
+            }
+        }
+    }
+
+    fn push_token_call(
+        &mut self,
+        callee: Callee,
+        anchor: Node,
+        args: Vec<Shape>,
+        wrote: String,
+    ) -> Shape {
+        let idx = self.facts.calls.len() as CallIdx;
+        self.facts.calls.push(Call {
+            line: line_of(anchor),
+            column: column_of(anchor),
+            caller: self.owner,
+            scope: self.scope,
+            callee,
+            kind: CallKind::Call,
+            args: args.into_iter().map(Shape::arg).collect(),
+            keyword_args: 0,
+            keywords: Vec::new(),
+            has_splat: false,
+            type_args: 0,
             wrote,
         });
         Shape::Call(idx)

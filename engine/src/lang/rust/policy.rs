@@ -193,3 +193,13 @@ pub const OPTION_OF_ELEMENT: &[&str] = &[
 /// Macros whose value is a std type the source names by the macro:
 /// `vec![…]` is a `Vec`, `format!(…)` a `String`.
 pub const VALUE_MACROS: &[(&str, &str)] = &[("vec", "Vec"), ("format", "String")];
+
+/// Macros of std whose arguments are expressions evaluated where the macro is
+/// written: the calls their token trees write are read as calls (a macro the
+/// tree or a crate defines may do anything with its tokens, so its arguments
+/// are not read).
+pub const ARGUMENT_MACROS: &[&str] = &[
+    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert",
+    "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "vec",
+    "format_args", "unreachable", "todo", "unimplemented", "dbg",
+];
