@@ -35,7 +35,8 @@ fn every_rust_family_is_exercised() {
 /// The harness itself must be able to fail: a wrong expectation is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let text = "//- src/lib.rs\nfn f() { g() }\n//       ^ callee: src/lib.rs::f [lexical]\nfn g() {}\n";
+    let text =
+        "//- src/lib.rs\nfn f() { g() }\n//       ^ callee: src/lib.rs::f [lexical]\nfn g() {}\n";
     let fixture = parse_fixture(text);
     let report = analyze(&fixture.files);
     let e = &fixture.expectations[0];

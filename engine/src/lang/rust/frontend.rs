@@ -60,21 +60,15 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts]) {
     // Children of each file: (child file, module name path below the file's module).
     let mut children: Vec<Vec<(usize, Vec<String>)>> = vec![Vec::new(); facts.len()];
     let mut reached = vec![false; facts.len()];
-    for (&ref path, &fi) in &by_path {
-        let _ = path;
-        let f = &facts[fi];
-        let roots_dir = |as_root: bool| module_dir(&f.path, as_root);
-        for imp in &f.imports {
+    let mut files: Vec<usize> = by_path.values().copied().collect();
+    files.sort_unstable();
+    let mod_children = |fi: usize, dir: &str| -> Vec<(usize, Vec<String>)> {
+        let mut out = Vec::new();
+        for imp in &facts[fi].imports {
             let ImportKind::RustMod { name, within } = &imp.kind else {
                 continue;
             };
-            // The directory depends on whether F is itself a crate root, which is
-            // not known yet; `lib.rs`/`main.rs`/`mod.rs` already answer alike.
-            let dir = roots_dir(false);
-            let mut base = dir.clone();
-            for w in within {
-                base = join(&base, w);
-            }
+            let base = within.iter().fold(dir.to_string(), |b, w| join(&b, w));
             let candidates = [
                 format!("{}.rs", join(&base, name)),
                 join(&join(&base, name), "mod.rs"),
@@ -83,11 +77,33 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts]) {
                 if child != fi {
                     let mut sub = within.clone();
                     sub.push(name.clone());
-                    children[fi].push((child, sub));
-                    reached[child] = true;
+                    out.push((child, sub));
                 }
             }
-            let _ = roots_dir(true);
+        }
+        out
+    };
+    for &fi in &files {
+        for (child, sub) in mod_children(fi, &module_dir(&facts[fi].path)) {
+            if !reached[child] {
+                reached[child] = true;
+                children[fi].push((child, sub));
+            }
+        }
+    }
+    // A crate root that is no `lib.rs`/`main.rs` (`tests/it.rs`) keeps its
+    // children beside it.
+    for &fi in &files {
+        let path = &facts[fi].path;
+        let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        if reached[fi] || module_dir(path) == dir {
+            continue;
+        }
+        for (child, sub) in mod_children(fi, dir) {
+            if !reached[child] {
+                reached[child] = true;
+                children[fi].push((child, sub));
+            }
         }
     }
     let mut roots: Vec<usize> = by_path.values().copied().filter(|&i| !reached[i]).collect();
@@ -120,7 +136,7 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts]) {
 }
 
 /// The directory a file's `mod name;` children live in.
-fn module_dir(path: &str, _as_root: bool) -> String {
+fn module_dir(path: &str) -> String {
     let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
     let stem = file.strip_suffix(".rs").unwrap_or(file);
     if matches!(stem, "lib" | "main" | "mod") {
@@ -940,11 +956,9 @@ impl<'s> Extractor<'s> {
             .collect();
         match kids.as_slice() {
             [one] if one.kind() == "identifier" => Some(*one),
-            [one] if matches!(one.kind(), "ref_pattern" | "mut_pattern") => {
-                named_children(*one)
-                    .into_iter()
-                    .find(|c| c.kind() == "identifier")
-            }
+            [one] if matches!(one.kind(), "ref_pattern" | "mut_pattern") => named_children(*one)
+                .into_iter()
+                .find(|c| c.kind() == "identifier"),
             _ => None,
         }
     }
@@ -1386,10 +1400,16 @@ impl<'s> Extractor<'s> {
         let mut cursor = tt.walk();
         let mut tokens: Vec<Node> = tt.children(&mut cursor).collect();
         // The delimiters.
-        if tokens.first().is_some_and(|t| matches!(t.kind(), "(" | "[" | "{")) {
+        if tokens
+            .first()
+            .is_some_and(|t| matches!(t.kind(), "(" | "[" | "{"))
+        {
             tokens.remove(0);
         }
-        if tokens.last().is_some_and(|t| matches!(t.kind(), ")" | "]" | "}")) {
+        if tokens
+            .last()
+            .is_some_and(|t| matches!(t.kind(), ")" | "]" | "}"))
+        {
             tokens.pop();
         }
         let mut out = Vec::new();
@@ -1407,7 +1427,12 @@ impl<'s> Extractor<'s> {
         let mut last = Shape::Unknown;
         while i < tokens.len() {
             let start = i;
-            let shape = self.token_chain(tokens, &mut i, depth);
+            let shape = if tokens[i].kind() == "." {
+                // A chain continued after something not read (`(a + b).f()`).
+                self.token_postfix(tokens, &mut i, Shape::Unknown, depth)
+            } else {
+                self.token_chain(tokens, &mut i, depth)
+            };
             if i == start {
                 if tokens[i].kind() == "token_tree" {
                     self.token_arguments(tokens[i], depth + 1);
@@ -1436,7 +1461,7 @@ impl<'s> Extractor<'s> {
                 t.kind() == "token_tree" && t.child(0).is_some_and(|c| c.kind() == open)
             })
         };
-        let mut shape = match at(*i) {
+        let shape = match at(*i) {
             "identifier" | "self" | "crate" | "super" => {
                 let mut path = vec![tokens[*i]];
                 *i += 1;
@@ -1451,7 +1476,8 @@ impl<'s> Extractor<'s> {
                     return Shape::Unknown;
                 }
                 if at(*i) == "!" {
-                    // A nested macro: its own arguments only if it is a std one.
+                    // A nested macro: its own arguments only if it is a std one;
+                    // what follows it (`m!(…).f()`) is a chain on an unknown value.
                     let name = self.text(*path.last().expect("one"));
                     *i += 1;
                     if tokens.get(*i).is_some_and(|t| t.kind() == "token_tree") {
@@ -1460,16 +1486,19 @@ impl<'s> Extractor<'s> {
                         }
                         *i += 1;
                     }
-                    return Shape::Unknown;
-                }
-                if is_open(*i, "(") {
+                    Shape::Unknown
+                } else if is_open(*i, "(") {
                     let args = self.token_arguments(tokens[*i], depth + 1);
                     let name_node = *path.last().expect("one");
                     let callee = if path.len() == 1 {
                         Callee::Name(self.text(name_node).to_string())
                     } else {
                         let mut p = vec![policy::SCOPED.to_string()];
-                        p.extend(path[..path.len() - 1].iter().map(|n| self.text(*n).to_string()));
+                        p.extend(
+                            path[..path.len() - 1]
+                                .iter()
+                                .map(|n| self.text(*n).to_string()),
+                        );
                         Callee::Member {
                             receiver: Receiver::Path(p),
                             name: self.text(name_node).to_string(),
@@ -1513,6 +1542,18 @@ impl<'s> Extractor<'s> {
             }
             _ => return Shape::Unknown,
         };
+        self.token_postfix(tokens, i, shape, depth)
+    }
+
+    /// The postfix operations after a primary: `.f`, `.m(…)`, `?`, `[…]`.
+    fn token_postfix(&mut self, tokens: &[Node], i: &mut usize, start: Shape, depth: u32) -> Shape {
+        let at = |k: usize| tokens.get(k).map(|t| t.kind()).unwrap_or("");
+        let is_open = |k: usize, open: &str| {
+            tokens.get(k).is_some_and(|t| {
+                t.kind() == "token_tree" && t.child(0).is_some_and(|c| c.kind() == open)
+            })
+        };
+        let mut shape = start;
         loop {
             match at(*i) {
                 "." if matches!(at(*i + 1), "identifier" | "integer_literal") => {

@@ -168,26 +168,64 @@ pub fn is_std_crate(name: &str) -> bool {
 /// of the receiver (`v.iter().filter(|x| …)`, `opt.map(|x| …)`): the closure's
 /// first parameter, when its type is not written, holds such an element.
 pub const ELEMENT_CLOSURE_METHODS: &[&str] = &[
-    "map", "filter", "any", "all", "find", "for_each", "filter_map", "position", "flat_map",
-    "take_while", "skip_while", "inspect", "map_or", "map_or_else", "and_then", "is_some_and",
-    "find_map", "max_by_key", "min_by_key",
+    "map",
+    "filter",
+    "any",
+    "all",
+    "find",
+    "for_each",
+    "filter_map",
+    "position",
+    "flat_map",
+    "take_while",
+    "skip_while",
+    "inspect",
+    "map_or",
+    "map_or_else",
+    "and_then",
+    "is_some_and",
+    "find_map",
+    "max_by_key",
+    "min_by_key",
 ];
 
 /// Associated functions of std types (and derived `default`/`clone`) that
 /// return the type they are called on: `String::from(…)`, `Vec::new()`,
 /// `T::default()` give a value of that type.
 pub const CONSTRUCTOR_FUNCTIONS: &[&str] = &[
-    "new", "from", "with_capacity", "default", "from_iter", "new_in", "clone",
+    "new",
+    "from",
+    "with_capacity",
+    "default",
+    "from_iter",
+    "new_in",
+    "clone",
 ];
 
 /// Prelude constructors and the type of the value they make.
-pub const PRELUDE_CONSTRUCTS: &[(&str, &str)] = &[("Some", "Option"), ("Ok", "Result"), ("Err", "Result")];
+pub const PRELUDE_CONSTRUCTS: &[(&str, &str)] =
+    &[("Some", "Option"), ("Ok", "Result"), ("Err", "Result")];
 
 /// Methods of std collections and iterators that return `Option` of an element
 /// of the receiver (`v.pop()`, `it.next()`, `v.first()`, `it.find(…)`).
 pub const OPTION_OF_ELEMENT: &[&str] = &[
-    "next", "pop", "first", "last", "get", "first_mut", "last_mut", "find", "nth", "peek",
-    "min_by_key", "max_by_key", "next_back", "pop_front", "pop_back", "front", "back",
+    "next",
+    "pop",
+    "first",
+    "last",
+    "get",
+    "first_mut",
+    "last_mut",
+    "find",
+    "nth",
+    "peek",
+    "min_by_key",
+    "max_by_key",
+    "next_back",
+    "pop_front",
+    "pop_back",
+    "front",
+    "back",
 ];
 
 /// Macros whose value is a std type the source names by the macro:
@@ -199,7 +237,24 @@ pub const VALUE_MACROS: &[(&str, &str)] = &[("vec", "Vec"), ("format", "String")
 /// tree or a crate defines may do anything with its tokens, so its arguments
 /// are not read).
 pub const ARGUMENT_MACROS: &[&str] = &[
-    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert",
-    "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "vec",
-    "format_args", "unreachable", "todo", "unimplemented", "dbg",
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "write",
+    "writeln",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "vec",
+    "format_args",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "dbg",
 ];

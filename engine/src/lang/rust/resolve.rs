@@ -345,11 +345,9 @@ fn eval_name(cx: &Cx, site: &Site, name: &str, ns: Ns, budget: u32) -> V {
                         return relabel(found, Family::Import);
                     }
                 }
-                V::Type(t) if ns == Ns::Value => {
-                    // `use E::*` brings an enum's variants.
-                    if has_variant(cx.index, t, name) {
-                        return V::Variant;
-                    }
+                // `use E::*` brings an enum's variants.
+                V::Type(t) if ns == Ns::Value && has_variant(cx.index, t, name) => {
+                    return V::Variant;
                 }
                 V::Outside(p, kind, _) => {
                     return V::Outside(format!("{p}::{name}"), kind, Family::ExternalImport)
