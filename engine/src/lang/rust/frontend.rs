@@ -1116,21 +1116,24 @@ impl<'s> Extractor<'s> {
                 self.for_expression(node, d);
                 Shape::Unknown
             }
-            "match_arm" => {
-                self.in_block(|x| {
-                    if let Some(p) = node.child_by_field_name("pattern") {
-                        x.bind_pattern_opaque(p, 0);
-                        // A guard (`if cond`) is part of the match pattern node.
-                        for c in named_children(p) {
-                            if c.kind() != "identifier" && is_expression_like(c) {
-                                x.expr(c, d);
-                            }
+            "match_expression" => {
+                let scrutinee = node
+                    .child_by_field_name("value")
+                    .map(|v| self.expr(v, d))
+                    .unwrap_or(Shape::Unknown);
+                if let Some(body) = node.child_by_field_name("body") {
+                    for arm in named_children(body) {
+                        if arm.kind() == "match_arm" {
+                            self.match_arm(arm, scrutinee.clone(), d);
+                        } else {
+                            self.expr(arm, d);
                         }
                     }
-                    if let Some(v) = node.child_by_field_name("value") {
-                        x.expr(v, d);
-                    }
-                });
+                }
+                Shape::Unknown
+            }
+            "match_arm" => {
+                self.match_arm(node, Shape::Unknown, d);
                 Shape::Unknown
             }
             // A macro is no call; `vec![…]` / `format!(…)` are values of std types.
@@ -1161,6 +1164,26 @@ impl<'s> Extractor<'s> {
                 Shape::Unknown
             }
         }
+    }
+
+    /// `Some(x) => …` against the scrutinee's value: x holds what it wraps; the
+    /// guard and the arm's value are walked in the arm's scope.
+    fn match_arm(&mut self, node: Node, scrutinee: Shape, d: u32) {
+        self.in_block(|x| {
+            if let Some(p) = node.child_by_field_name("pattern") {
+                let kids = named_children(p);
+                // `match_pattern` holds the pattern, then an optional guard.
+                if let Some(first) = kids.first() {
+                    x.bind_pattern(*first, scrutinee, 0);
+                }
+                for c in kids.iter().skip(1) {
+                    x.expr(*c, d);
+                }
+            }
+            if let Some(v) = node.child_by_field_name("value") {
+                x.expr(v, d);
+            }
+        });
     }
 
     fn block_like(&mut self, node: Node, depth: u32) {
@@ -1201,6 +1224,14 @@ impl<'s> Extractor<'s> {
                         o => BindingValue::Value(ValueExpr::Element(Box::new(o.value()))),
                     };
                     x.bind(&name, 0, value);
+                } else if let Some((name, of)) = x.enumerated(pat, &over) {
+                    // `for (i, x) in v.iter().enumerate()`: x is an element of v.
+                    x.bind_pattern_opaque(pat, 0);
+                    x.bind(
+                        &name,
+                        0,
+                        BindingValue::Value(ValueExpr::Element(Box::new(of))),
+                    );
                 } else {
                     x.bind_pattern_opaque(pat, 0);
                 }
@@ -1209,6 +1240,37 @@ impl<'s> Extractor<'s> {
                 x.block(body, depth);
             }
         });
+    }
+
+    /// `(i, x)` over `r.enumerate()`: x's name and r as a value.
+    fn enumerated(&self, pat: Node, over: &Shape) -> Option<(String, ValueExpr)> {
+        let Shape::Call(ci) = over else {
+            return None;
+        };
+        if pat.kind() != "tuple_pattern" {
+            return None;
+        }
+        let kids = named_children(pat);
+        let [_, second] = kids.as_slice() else {
+            return None;
+        };
+        if second.kind() != "identifier" {
+            return None;
+        }
+        let Callee::Member { receiver, name } = &self.facts.calls[*ci as usize].callee else {
+            return None;
+        };
+        if name != "enumerate" {
+            return None;
+        }
+        let of = match receiver {
+            Receiver::Path(p) if p.first().is_some_and(|s| s != policy::SCOPED) => {
+                ValueExpr::Attribute { path: p.clone() }
+            }
+            Receiver::Call(c) => ValueExpr::CallResult(*c),
+            _ => return None,
+        };
+        Some((self.text(*second).to_string(), of))
     }
 
     /// `|a, b: T| body`: a lambda declaration whose calls are its own.
@@ -1746,8 +1808,4 @@ fn last_name_node(node: Node) -> Option<Node> {
         }
     }
     None
-}
-
-fn is_expression_like(node: Node) -> bool {
-    !node.kind().ends_with("pattern") && node.kind() != "identifier"
 }

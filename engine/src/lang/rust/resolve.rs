@@ -319,6 +319,13 @@ enum V {
     Refuse(Reason),
     /// The tree claims the name and nothing in it declares it.
     Unresolved,
+    /// A type alias (`type Result<T> = std::result::Result<T, Error>;`): its
+    /// written type and parameters, read where it is declared.
+    Alias {
+        target: TypeRef,
+        params: Vec<ValueExpr>,
+        site: Site,
+    },
 }
 
 /// A name at a site, in a namespace: a binding, then a glob import, then the
@@ -411,10 +418,15 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
             }
         }
         BindingValue::Typed { ty, value } => match value {
-            Some(ValueExpr::Sequence(_)) => match resolve_type(cx, site, ty, budget) {
-                Ty::InTree(t) => V::Type(t),
-                Ty::Foreign(n, _) => V::Outside(n, OutsideKind::External, Family::ForeignType),
-                _ => V::Refuse(Reason::ReceiverTypeUnknown),
+            Some(ValueExpr::Sequence(params)) => V::Alias {
+                target: ty.clone(),
+                params: params.clone(),
+                site: Site {
+                    file,
+                    scope: declaring_scope(cx.index, file, site.scope, b),
+                    line: u32::MAX,
+                    decl: None,
+                },
             },
             _ => instance_of(cx, site, ty, Family::WrittenType, budget),
         },
@@ -551,6 +563,19 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
             }
         }
         V::Outside(p, kind, family) => V::Outside(format!("{p}::{name}"), kind, family),
+        V::Alias {
+            target,
+            params,
+            site,
+        } => match resolve_type(cx, &site, &substitute(&target, &params, &[]), budget) {
+            Ty::InTree(t) if budget > 0 => member_of_path(cx, V::Type(t), name, ns, budget - 1),
+            Ty::Foreign(n, _) => V::Outside(
+                format!("{n}::{name}"),
+                OutsideKind::External,
+                Family::ExternalImport,
+            ),
+            _ => V::Refuse(Reason::ReceiverTypeUnknown),
+        },
         V::Generic => V::Refuse(Reason::ReceiverTypeUnknown),
         other @ (V::Refuse(_) | V::Unresolved) => other,
         _ => V::Refuse(Reason::UnsupportedSyntax),
@@ -691,27 +716,21 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> Ty {
         if is_type_param(cx.index, site, name) {
             return Ty::Generic;
         }
-        if let Some(b) = lookup(cx.index, site, name, Ns::Type) {
-            // A type alias: its written type, the alias's parameters replaced.
-            if let BindingValue::Typed {
-                ty: target,
-                value: Some(ValueExpr::Sequence(params)),
-            } = &b.value
-            {
-                let target = substitute(target, params, &ty.args);
-                let alias_site = Site {
-                    scope: declaring_scope(cx.index, site.file, site.scope, b),
-                    line: u32::MAX,
-                    decl: None,
-                    ..*site
-                };
-                return resolve_type(cx, &alias_site, &target, budget - 1);
-            }
-        }
     }
     match eval_path(cx, site, &ty.path, budget - 1) {
         V::Type(t) => Ty::InTree(t),
-        V::Outside(..) => Ty::Foreign(ty.last().unwrap_or_default().to_string(), ty.args.clone()),
+        // A type alias: its written type, the alias's parameters replaced.
+        V::Alias {
+            target,
+            params,
+            site: at,
+        } => resolve_type(cx, &at, &substitute(&target, &params, &ty.args), budget - 1),
+        // Named by the path's last segment (`StdResult` imported as
+        // `std::result::Result as StdResult` is a `Result`).
+        V::Outside(symbol, ..) => Ty::Foreign(
+            symbol.rsplit("::").next().unwrap_or_default().to_string(),
+            ty.args.clone(),
+        ),
         _ => Ty::Unknown,
     }
 }
@@ -1372,7 +1391,9 @@ fn place(v: V) -> Decision {
             };
             Decision::Place(Placement::outside(kind, symbol, family))
         }
-        V::Variant | V::Type(_) | V::Module(_) => Decision::Refuse(Reason::Refused),
+        V::Variant | V::Type(_) | V::Module(_) | V::Alias { .. } => {
+            Decision::Refuse(Reason::Refused)
+        }
         V::Unresolved => Decision::Unresolved,
         V::Refuse(r) => Decision::Refuse(r),
         V::Generic => Decision::Refuse(Reason::ReceiverTypeUnknown),
