@@ -1343,6 +1343,24 @@ fn missing_method(cx: &Cx, t: Eid, name: &str) -> V {
     )
 }
 
+/// A trait method with a default body that no impl of the trait in the tree
+/// overrides (its implementors outside the tree could, but the tree calls its
+/// own): the body every `self.m()` of the trait reaches.
+fn the_only_body(cx: &Cx, method: Eid, name: &str, budget: u32) -> bool {
+    if cx.index.decl(method).body.is_none() {
+        return false;
+    }
+    let Some(tr) = cx.index.enclosing_type(method) else {
+        return false;
+    };
+    !cx.index.by_name(name).iter().any(|&e| {
+        e != method
+            && cx.index.enclosing_type(e).is_some_and(|imp| {
+                cx.index.decl(imp).impl_of.is_some() && trait_of_impl(cx, imp, budget) == Some(tr)
+            })
+    })
+}
+
 /// `x.m()` where x is `impl Tr`: a trait of the tree → abstain (each caller
 /// picks the implementor); a trait outside the tree whose method name no trait
 /// of the tree declares → outside `foreign_type` (`Iterator::find`).
@@ -1472,6 +1490,25 @@ fn method_call(cx: &Cx, file: u32, call: &Call) -> Decision {
 
 fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
     match recv {
+        // `self.m()` inside a trait's default method: the implementor's m runs.
+        // Only a default body no impl of the tree overrides is the one answer.
+        V::Inst(t, Family::OwnType) if cx.index.decl(t).kind == DeclKind::Interface => {
+            match methods_of(cx, t, name, budget) {
+                Found::Decls(d, inherited)
+                    if d.len() == 1 && the_only_body(cx, d[0], name, budget) =>
+                {
+                    V::Fns(
+                        d,
+                        if inherited {
+                            Family::Inheritance
+                        } else {
+                            Family::OwnType
+                        },
+                    )
+                }
+                _ => V::Refuse(Reason::ReceiverTypeUnknown),
+            }
+        }
         V::Inst(t, family) => match methods_of(cx, t, name, budget) {
             Found::Decls(d, inherited) => V::Fns(
                 d,
