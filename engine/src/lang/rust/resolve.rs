@@ -539,9 +539,10 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                 return V::Variant;
             }
             if ns == Ns::Type {
-                // `Self::Value::from`: an associated type, which the tree's
-                // impls bind per implementor.
-                return V::Refuse(Reason::ReceiverTypeUnknown);
+                // `Self::Item`: the associated type the type's impls bind (one
+                // answer only); on a trait it is bound per implementor.
+                return associated_type(cx, t, name, None, budget)
+                    .unwrap_or(V::Refuse(Reason::ReceiverTypeUnknown));
             }
             match methods_of(cx, t, name, budget) {
                 Found::Decls(d, inherited) => V::Fns(
@@ -905,6 +906,23 @@ fn unwrap_inner(v: V) -> V {
 fn element_of(cx: &Cx, v: V, budget: u32) -> V {
     let v = settle(cx, v, budget);
     match v {
+        // A type of the tree that implements `Iterator` / `IntoIterator`: its `Item`.
+        V::Inst(t, family) => {
+            match associated_type(cx, t, "Item", Some(&["Iterator", "IntoIterator"]), budget) {
+                Some(V::Alias {
+                    target,
+                    params,
+                    site,
+                }) => instance_of(
+                    cx,
+                    &site,
+                    &substitute(&target, &params, &[]),
+                    family,
+                    budget,
+                ),
+                _ => V::Refuse(Reason::ReceiverTypeUnknown),
+            }
+        }
         V::Foreign {
             name,
             args,
@@ -1202,6 +1220,49 @@ fn impls_of(cx: &Cx, t: Eid, budget: u32) -> Vec<Eid> {
             matches!(resolve_type(cx, &site, of, budget), Ty::InTree(x) if x == t)
         })
         .collect()
+}
+
+/// `type Name = T;` in the impls of a type (of the traits `only` names, when
+/// given): the one written type, as an alias read in its impl.
+fn associated_type(cx: &Cx, t: Eid, name: &str, only: Option<&[&str]>, budget: u32) -> Option<V> {
+    if cx.index.decl(t).kind == DeclKind::Interface {
+        return None;
+    }
+    let mut found = Vec::new();
+    for imp in impls_of(cx, t, budget) {
+        let decl = cx.index.decl(imp);
+        if let Some(only) = only {
+            let trait_name = decl.bases.first().and_then(|b| b.last());
+            if !trait_name.is_some_and(|n| only.contains(&n)) {
+                continue;
+            }
+        }
+        let Some(scope) = decl.body else {
+            continue;
+        };
+        for b in cx.index.file(imp.file).scopes[scope as usize].named(name) {
+            if let BindingValue::Typed {
+                ty,
+                value: Some(ValueExpr::Sequence(params)),
+            } = &b.value
+            {
+                found.push(V::Alias {
+                    target: ty.clone(),
+                    params: params.clone(),
+                    site: Site {
+                        file: imp.file,
+                        scope,
+                        line: u32::MAX,
+                        decl: Some(imp),
+                    },
+                });
+            }
+        }
+    }
+    match found.len() {
+        1 => found.pop(),
+        _ => None,
+    }
 }
 
 /// The traits an impl block implements (resolved at the impl).
