@@ -87,6 +87,8 @@ pub const HANDS_BACK_INNER: &[&str] = &[
     "unwrap",
     "expect",
     "unwrap_or_default",
+    "unwrap_or",
+    "unwrap_or_else",
     "unwrap_unchecked",
     "borrow",
     "borrow_mut",
