@@ -85,8 +85,8 @@ fn deeply_nested_expressions_are_cut_not_overflowed() {
     assert!(!report.calls.is_empty());
 }
 
-/// A long method chain (`b.m().m()….m()`) is typed link by link without the
-/// work growing past the chain bound.
+/// A long method chain (`b.m().m()….m()`) is typed link by link through the
+/// chain rounds without the work growing past the chain bound.
 #[test]
 fn a_long_builder_chain_stays_bounded() {
     let mut text = String::from(
@@ -100,4 +100,17 @@ fn a_long_builder_chain_stays_bounded() {
     let report = analyze(&[("src/lib.rs".to_string(), text)]);
     assert_eq!(report.calls.len(), 301);
     assert!(started.elapsed().as_secs() < 20);
+    // Each chain round carries the instances of the previous one, so links far
+    // past one round's depth bound are placed; past the last round they abstain
+    // (FIXME: a chain longer than the rounds reach).
+    let placed = report
+        .calls
+        .iter()
+        .filter(|c| c.resolution == "in_tree")
+        .count();
+    assert!(placed >= 40, "only {placed} links placed");
+    assert!(report
+        .calls
+        .iter()
+        .all(|c| c.resolution == "in_tree" || c.resolution == "undetermined"));
 }

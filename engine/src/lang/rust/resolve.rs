@@ -18,6 +18,7 @@ use crate::facts::{
 use crate::index::{Eid, TreeIndex};
 use crate::lang::rust::policy;
 use crate::resolve::family::{Family, OutsideKind, Reason};
+use crate::resolve::Val;
 use crate::resolve::{
     run_rules, Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Resolution, Rule, Target,
 };
@@ -49,11 +50,15 @@ impl LanguageResolver for RustResolver {
         RULES
     }
 
-    /// Chains are typed on demand from the declared return types (the result of
-    /// a call is re-derived where a receiver needs it, with its type arguments,
-    /// which `Eval` cannot carry), so no value goes through the chain rounds.
-    fn call_result(&self, _cx: &Cx, _file: u32, _call: &Call, _p: &Placement) -> Option<Eval> {
-        None
+    /// Chains are typed on demand from the declared return types (a receiver's
+    /// call is re-derived with its type arguments, which `Eval` cannot carry);
+    /// an instance of a type of the tree also goes through the chain rounds, so
+    /// a long builder chain is not cut by the depth bound of one round.
+    fn call_result(&self, cx: &Cx, file: u32, call: &Call, p: &Placement) -> Option<Eval> {
+        match value_of_placed(cx, file, call, p, BUDGET) {
+            V::Inst(t, family) => Some(Eval::new(Val::Instance(t), family)),
+            _ => None,
+        }
     }
 
     fn resolve_ref(&self, _cx: &Cx, _file: u32, _r: &ValueRef) -> Option<Placement> {
@@ -1033,11 +1038,27 @@ fn call_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> V {
     if budget == 0 {
         return V::Refuse(Reason::ReceiverTypeUnknown);
     }
+    // The previous chain round's answer: an instance of a type of the tree.
+    if let Some(Eval {
+        val: Val::Instance(t),
+        family,
+    }) = cx.results.get(file, ci)
+    {
+        return V::Inst(*t, *family);
+    }
     let call = &cx.index.file(file).calls[ci as usize];
     let resolution = resolve_with_budget(cx, file, call, budget - 1);
     let Resolution::Placed(p) = resolution else {
         return V::Refuse(Reason::ReceiverTypeUnknown);
     };
+    value_of_placed(cx, file, call, &p, budget)
+}
+
+/// What a placed call evaluates to (see [`call_type`]).
+fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) -> V {
+    if budget == 0 {
+        return V::Refuse(Reason::ReceiverTypeUnknown);
+    }
     match p.target() {
         Target::InTree(targets) => {
             let Some(&target) = targets.first() else {
