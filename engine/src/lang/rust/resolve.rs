@@ -1049,9 +1049,59 @@ fn call_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> V {
     let call = &cx.index.file(file).calls[ci as usize];
     let resolution = resolve_with_budget(cx, file, call, budget - 1);
     let Resolution::Placed(p) = resolution else {
-        return V::Refuse(Reason::ReceiverTypeUnknown);
+        return declared_by_the_trait_bound(cx, file, call, budget - 1);
     };
     value_of_placed(cx, file, call, &p, budget)
+}
+
+/// `x.m()` where x is `impl Tr` (Tr of the tree): which impl runs is each
+/// caller's, but every impl returns what the trait's declaration of m writes
+/// (`fn into_resettable(self) -> Resettable<T>`), unless that names `Self` or an
+/// associated type.
+fn declared_by_the_trait_bound(cx: &Cx, file: u32, call: &Call, budget: u32) -> V {
+    let unknown = V::Refuse(Reason::ReceiverTypeUnknown);
+    // Only on a receiver a path names: evaluating a call receiver again here
+    // would make every failed link of a chain cost twice the one before.
+    let Callee::Member {
+        name,
+        receiver: Receiver::Path(path),
+    } = &call.callee
+    else {
+        return unknown;
+    };
+    if path.first().is_some_and(|s| s == policy::SCOPED) {
+        return unknown;
+    }
+    let V::Foreign {
+        name: ty_name,
+        args,
+        site,
+        ..
+    } = receiver_value(cx, file, call, budget)
+    else {
+        return unknown;
+    };
+    if ty_name != policy::IMPL_TRAIT {
+        return unknown;
+    }
+    let Some(Ty::InTree(tr)) = args.first().map(|t| resolve_type(cx, &site, t, budget)) else {
+        return unknown;
+    };
+    let Found::Decls(decls, _) = trait_method(cx, tr, name, budget, false) else {
+        return unknown;
+    };
+    let Some(returns) = cx.index.decl(decls[0]).returns.as_ref() else {
+        return unknown;
+    };
+    if returns.is_self || returns.path.first().is_some_and(|s| s == "Self") {
+        return unknown;
+    }
+    let mut at = Site::of_decl(cx.index, decls[0]);
+    at.scope = cx.index.decl(decls[0]).scope;
+    match instance_of(cx, &at, returns, Family::ReturnType, budget) {
+        v @ (V::Inst(..) | V::Foreign { .. }) => v,
+        _ => unknown,
+    }
 }
 
 /// What a placed call evaluates to (see [`call_type`]).
