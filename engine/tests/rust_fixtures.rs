@@ -24,7 +24,7 @@ macro_rules! fixtures {
     };
 }
 
-fixtures!(modules, receivers, gaps);
+fixtures!(modules, packages, receivers, gaps);
 
 /// Registry invariant: every family Rust places with is asserted by a fixture.
 #[test]

@@ -50,7 +50,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
 /// declared in file F (inside inline modules `within`) is `D/within/name.rs` or
 /// `D/within/name/mod.rs`, where D is F's directory for `lib.rs`, `main.rs`,
 /// `mod.rs` and a crate root, else F's directory joined with F's stem.
-pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts]) {
+pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts], root: &std::path::Path) {
     let by_path: HashMap<String, usize> = facts
         .iter()
         .enumerate()
@@ -133,6 +133,71 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts]) {
             facts[fi].module = vec![key.clone(), key, String::new()];
         }
     }
+    // The package's library, by the name its other crates (`tests/`, `examples/`,
+    // `benches/`, `src/main.rs`) write it with: `module[3]` its name, `module[4]`
+    // its root file.
+    let mut packages: HashMap<String, Option<(String, String)>> = HashMap::new();
+    for &fi in by_path.values() {
+        let dir = facts[fi]
+            .path
+            .rsplit_once('/')
+            .map(|(d, _)| d)
+            .unwrap_or("");
+        if let Some((name, lib)) = library_above(root, dir, &mut packages) {
+            if by_path.contains_key(&lib) {
+                facts[fi].module.extend([name, lib]);
+            }
+        }
+    }
+}
+
+/// The library of the nearest `Cargo.toml` at or above `dir` (inside the root):
+/// its crate name (`[lib] name`, else `[package] name` with `-` as `_`) and root
+/// file (`[lib] path`, else `src/lib.rs`), root-relative.
+fn library_above(
+    root: &std::path::Path,
+    dir: &str,
+    cache: &mut HashMap<String, Option<(String, String)>>,
+) -> Option<(String, String)> {
+    if let Some(hit) = cache.get(dir) {
+        return hit.clone();
+    }
+    let found = match std::fs::read_to_string(root.join(dir).join("Cargo.toml")) {
+        Ok(text) => manifest_library(&text).map(|(name, path)| (name, join(dir, &path))),
+        Err(_) if dir.is_empty() => None,
+        Err(_) => {
+            let parent = dir.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+            library_above(root, parent, cache)
+        }
+    };
+    cache.insert(dir.to_string(), found.clone());
+    found
+}
+
+/// `[package] name` / `[lib] name` / `[lib] path` of a manifest (the simple
+/// `key = "value"` lines Cargo writes).
+fn manifest_library(text: &str) -> Option<(String, String)> {
+    let mut section = "";
+    let (mut package, mut lib_name, mut lib_path) = (None, None, None);
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('"').to_string();
+        match (section, key.trim()) {
+            ("[package]", "name") => package = Some(value),
+            ("[lib]", "name") => lib_name = Some(value),
+            ("[lib]", "path") => lib_path = Some(value),
+            _ => {}
+        }
+    }
+    let name = lib_name.or_else(|| package.map(|p| p.replace('-', "_")))?;
+    Some((name, lib_path.unwrap_or_else(|| "src/lib.rs".to_string())))
 }
 
 /// The directory a file's `mod name;` children live in.

@@ -196,6 +196,19 @@ pub fn module_key(root: &str, segments: &str) -> String {
     }
 }
 
+/// The package's library root file when `name` is its crate name (and the file
+/// is not in the library itself).
+fn library_named(index: &TreeIndex, file: u32, name: &str) -> Option<u32> {
+    let m = &index.file(file).module;
+    let (Some(lib_name), Some(lib_root)) = (m.get(3), m.get(4)) else {
+        return None;
+    };
+    if lib_name != name || m.get(1) == Some(lib_root) {
+        return None;
+    }
+    index.file_by_path(lib_root)
+}
+
 fn crate_root(index: &TreeIndex, file: u32) -> Module {
     let (_, root, _) = file_key(index, file);
     file_of_key(index, root)
@@ -512,6 +525,14 @@ fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
                 OutsideKind::Stdlib,
                 Family::ExternalImport,
             ),
+            // The package's library named by its crate name (`use regex::Regex`
+            // in `tests/`).
+            V::Unresolved if library_named(cx.index, site.file, name).is_some() => {
+                match library_named(cx.index, site.file, name) {
+                    Some(lib) => V::Module(Module::File(lib)),
+                    None => V::Unresolved,
+                }
+            }
             // A path's first segment nothing in scope names is an external crate.
             V::Unresolved if lookup(cx.index, site, name, Ns::Value).is_none() => V::Outside(
                 name.to_string(),
