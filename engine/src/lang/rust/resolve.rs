@@ -448,7 +448,8 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
             },
             _ => instance_of(cx, site, ty, Family::WrittenType, budget),
         },
-        BindingValue::Value(v) => eval_value(cx, site, v, budget),
+        // A local holding a function (`let f = helper;`): reached by value flow.
+        BindingValue::Value(v) => relabel(eval_value(cx, site, v, budget), Family::ValueFlow),
         BindingValue::Opaque | BindingValue::Slot { .. } => V::Refuse(Reason::LocalValue),
     }
 }
