@@ -308,6 +308,9 @@ struct Extractor<'s> {
     /// Inline module names around the current point.
     within: Vec<String>,
     closures: u32,
+    /// A closure's first parameter written as a pattern (`|(k, v)|`): each name
+    /// and its path, for the element an adapter hands it.
+    closure_patterns: HashMap<DeclIdx, Vec<(String, Vec<String>)>>,
     errors: u32,
     cut: bool,
 }
@@ -351,6 +354,7 @@ impl<'s> Extractor<'s> {
             parent: None,
             within: Vec::new(),
             closures: 0,
+            closure_patterns: HashMap::new(),
             errors: 0,
             cut: false,
         }
@@ -993,37 +997,95 @@ impl<'s> Extractor<'s> {
     /// the value wraps (the value then `?`); any other pattern binds its names
     /// holding nothing known.
     fn bind_pattern(&mut self, pat: Node, value: Shape, line: u32) {
-        if let Some(inner) = self.wrapped_binding(pat) {
-            let v = value.then(policy::TRY);
-            let name = self.text(inner).to_string();
-            let binding = match v {
-                Shape::Unknown => BindingValue::Opaque,
-                v => BindingValue::Value(v.value()),
-            };
-            self.bind(&name, line, binding);
-            return;
-        }
-        self.bind_pattern_opaque(pat, line);
+        let value = match value {
+            Shape::Unknown | Shape::Closure(_) => None,
+            v => Some(v.value()),
+        };
+        self.bind_destructured(pat, value, line);
     }
 
-    /// `Some(x)` / `Ok(x)` (also `Some(ref x)`, `Some(mut x)`): the name node.
-    fn wrapped_binding<'t>(&self, pat: Node<'t>) -> Option<Node<'t>> {
-        if pat.kind() != "tuple_struct_pattern" {
-            return None;
+    /// A pattern matched against a value: each name it binds holds the value
+    /// read through the pattern's path to it (`(a, Some(b))` binds b to the
+    /// value's `1` then `?`); a pattern with other parts binds names holding
+    /// nothing known.
+    fn bind_destructured(&mut self, pat: Node, value: Option<ValueExpr>, line: u32) {
+        let mut paths = Vec::new();
+        if value.is_none() || !self.pattern_paths(pat, Vec::new(), &mut paths, 0) {
+            self.bind_pattern_opaque(pat, line);
+            return;
         }
+        for (name, segs) in paths {
+            let v = value.clone().map(|v| through_segments(v, &segs));
+            let binding = match v {
+                Some(v) => BindingValue::Value(v),
+                None => BindingValue::Opaque,
+            };
+            self.bind(&name, line, binding);
+        }
+    }
+
+    /// The names a pattern binds and the path of segments from the matched value
+    /// to each: a name, `(p0, p1, …)` (`0`, `1`, …), `Some(p)` / `Ok(p)` (`?`),
+    /// `ref`/`mut` names, `_`. Any other part: `false`.
+    fn pattern_paths(
+        &self,
+        pat: Node,
+        prefix: Vec<String>,
+        out: &mut Vec<(String, Vec<String>)>,
+        depth: u32,
+    ) -> bool {
+        if depth > MAX_TYPE_DEPTH {
+            return false;
+        }
+        match pat.kind() {
+            "identifier" => {
+                out.push((self.text(pat).to_string(), prefix));
+                true
+            }
+            "_" => true,
+            "ref_pattern" | "mut_pattern" | "reference_pattern" => {
+                match named_children(pat).into_iter().next() {
+                    Some(inner) => self.pattern_paths(inner, prefix, out, depth + 1),
+                    None => false,
+                }
+            }
+            "tuple_pattern" => {
+                let mut cursor = pat.walk();
+                let elems: Vec<Node> = pat
+                    .children(&mut cursor)
+                    .filter(|c| !matches!(c.kind(), "(" | ")" | ","))
+                    .collect();
+                elems.into_iter().enumerate().all(|(i, e)| {
+                    let mut p = prefix.clone();
+                    p.push(i.to_string());
+                    self.pattern_paths(e, p, out, depth + 1)
+                })
+            }
+            "tuple_struct_pattern" => match self.wrapped_binding_pattern(pat) {
+                Some(inner) => {
+                    let mut p = prefix;
+                    p.push(policy::TRY.to_string());
+                    self.pattern_paths(inner, p, out, depth + 1)
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `Some(p)` / `Ok(p)` with one inner pattern: that pattern.
+    fn wrapped_binding_pattern<'t>(&self, pat: Node<'t>) -> Option<Node<'t>> {
         let ty = pat.child_by_field_name("type")?;
         if !matches!(self.text(ty), "Some" | "Ok") {
             return None;
         }
-        let kids: Vec<Node> = named_children(pat)
-            .into_iter()
-            .filter(|c| *c != ty)
+        let mut cursor = pat.walk();
+        let kids: Vec<Node> = pat
+            .children(&mut cursor)
+            .filter(|c| *c != ty && !matches!(c.kind(), "(" | ")" | ","))
             .collect();
         match kids.as_slice() {
-            [one] if one.kind() == "identifier" => Some(*one),
-            [one] if matches!(one.kind(), "ref_pattern" | "mut_pattern") => named_children(*one)
-                .into_iter()
-                .find(|c| c.kind() == "identifier"),
+            [one] => Some(*one),
             _ => None,
         }
     }
@@ -1298,7 +1360,11 @@ impl<'s> Extractor<'s> {
                         BindingValue::Value(ValueExpr::Element(Box::new(of))),
                     );
                 } else {
-                    x.bind_pattern_opaque(pat, 0);
+                    let element = match over.clone() {
+                        Shape::Unknown | Shape::Closure(_) => None,
+                        o => Some(ValueExpr::Element(Box::new(o.value()))),
+                    };
+                    x.bind_destructured(pat, element, 0);
                 }
             }
             if let Some(body) = node.child_by_field_name("body") {
@@ -1389,7 +1455,11 @@ impl<'s> Extractor<'s> {
         self.facts.decls[idx as usize].body = Some(scope);
         self.scope = scope;
         self.owner = Some(idx);
-        for p in patterns {
+        for (i, p) in patterns.into_iter().enumerate() {
+            let mut paths = Vec::new();
+            if i == 0 && typed.is_empty() && self.pattern_paths(p, Vec::new(), &mut paths, 0) {
+                self.closure_patterns.insert(idx, paths);
+            }
             self.bind_pattern_opaque(p, 0);
         }
         for (i, (n, t)) in typed.into_iter().enumerate() {
@@ -1751,6 +1821,20 @@ impl<'s> Extractor<'s> {
     /// `recv.filter(|x| …)`: the closure's first parameter, untyped, holds an
     /// element of the receiver (policy: `ELEMENT_CLOSURE_METHODS`).
     fn closure_param_holds_element(&mut self, closure: DeclIdx, of: ValueExpr) {
+        if let Some(paths) = self.closure_patterns.remove(&closure) {
+            let Some(body) = self.facts.decls[closure as usize].body else {
+                return;
+            };
+            let element = ValueExpr::Element(Box::new(of));
+            for b in &mut self.facts.scopes[body as usize].bindings {
+                if let Some((_, segs)) = paths.iter().find(|(n, _)| *n == b.name) {
+                    if matches!(b.value, BindingValue::Opaque) {
+                        b.value = BindingValue::Value(through_segments(element.clone(), segs));
+                    }
+                }
+            }
+            return;
+        }
         let decl = &self.facts.decls[closure as usize];
         let (Some(body), Some(first)) = (decl.body, decl.params.first()) else {
             return;
@@ -1845,6 +1929,16 @@ impl<'s> Extractor<'s> {
                     array: false,
                 })
             }
+            // `(A, B)`: the path `(,)` with the elements as arguments.
+            "tuple_type" => Some(TypeRef {
+                path: vec![policy::TUPLE.to_string()],
+                args: named_children(node)
+                    .into_iter()
+                    .map(|e| self.type_ref(e, d).unwrap_or_else(|| TypeRef::simple("_")))
+                    .collect(),
+                is_self: false,
+                array: false,
+            }),
             "array_type" => {
                 let mut t = self.type_ref(node.child_by_field_name("element")?, d)?;
                 if t.array {
@@ -1856,6 +1950,15 @@ impl<'s> Extractor<'s> {
             _ => None,
         }
     }
+}
+
+/// A value read through a path of segments (a tuple index, `?`): nested
+/// subscripts by each segment.
+fn through_segments(v: ValueExpr, segs: &[String]) -> ValueExpr {
+    segs.iter().fold(v, |base, seg| ValueExpr::Subscript {
+        base: Box::new(base),
+        key: crate::facts::Key::Str(seg.clone()),
+    })
 }
 
 /// The name token of a written type (`T` in `a::T<X>`, in `&mut T`).

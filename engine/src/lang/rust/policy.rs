@@ -30,6 +30,8 @@ pub const TRY: &str = "?";
 pub const INDEX: &str = "[]";
 /// `x.await` in a receiver path: the future's output.
 pub const AWAIT: &str = ".await";
+/// A tuple type `(A, B)`: the path `["(,)"]` with the elements as arguments.
+pub const TUPLE: &str = "(,)";
 /// A parameter type written `impl Tr`: the path `["impl"]` with the trait as its
 /// only argument (`impl` is a keyword, never a type name).
 pub const IMPL_TRAIT: &str = "impl";

@@ -738,7 +738,7 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> Ty {
     }
     if ty.path.len() == 1 {
         let name = ty.path[0].as_str();
-        if name == policy::IMPL_TRAIT {
+        if name == policy::IMPL_TRAIT || name == policy::TUPLE {
             return Ty::Foreign(name.to_string(), ty.args.clone());
         }
         if is_type_param(cx.index, site, name) {
@@ -898,7 +898,7 @@ fn eval_receiver_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
 /// One segment after a value: a field, `?`, `[]`, `.await`.
 fn through(cx: &Cx, v: V, seg: &str, budget: u32) -> V {
     match seg {
-        policy::TRY => unwrap_inner(v),
+        policy::TRY => unwrap_inner(settle(cx, v, budget)),
         policy::INDEX => element_of(cx, v, budget),
         policy::AWAIT => V::Refuse(Reason::ReceiverTypeUnknown),
         field => field_of(cx, v, field, budget),
@@ -1030,6 +1030,23 @@ fn field_of(cx: &Cx, v: V, field: &str, budget: u32) -> V {
     let V::Inst(t, _) = v else {
         return match v {
             V::Refuse(r) => V::Refuse(r),
+            // `t.0` on a tuple `(A, B)`: A, read where the tuple type is written.
+            V::Foreign {
+                ref name,
+                ref args,
+                site,
+                family,
+            } if name == policy::TUPLE => {
+                match field.parse::<usize>().ok().and_then(|i| args.get(i)) {
+                    Some(t) => V::Foreign {
+                        name: String::new(),
+                        args: vec![t.clone()],
+                        site,
+                        family,
+                    },
+                    None => V::Refuse(Reason::ReceiverTypeUnknown),
+                }
+            }
             // `b.f` on `Box<T>` / `Rc<T>` reads T's field (auto-deref).
             V::Foreign { ref name, .. } if policy::is_deref_wrapper(name) && budget > 0 => {
                 field_of(cx, unwrap_inner(v), field, budget - 1)
