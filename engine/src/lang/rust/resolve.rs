@@ -71,9 +71,8 @@ impl LanguageResolver for RustResolver {
         let decl = index.decl(ty);
         let mut out = Vec::new();
         let mut unknown = false;
-        let site = Site::of_decl(index, ty);
         for b in &decl.bases {
-            match resolve_type_path_only(index, &site, b) {
+            match resolve_type_path_only(index, b) {
                 Some(t) if t != ty => out.push(t),
                 _ => unknown = true,
             }
@@ -326,8 +325,9 @@ enum V {
     Module(Module),
     /// A type of the tree named by a path (`T::new`).
     Type(Eid),
-    /// A path that leaves the tree (`std::mem`, an external crate, `Vec`).
-    Outside(String, OutsideKind, Family),
+    /// A path that leaves the tree (`std::mem`, an external crate, `Vec`), by
+    /// its segments.
+    Outside(Vec<String>, OutsideKind, Family),
     /// Functions of the tree named by a path or a name.
     Fns(Vec<Eid>, Family),
     /// A closure bound to a name.
@@ -374,18 +374,27 @@ fn eval_name(cx: &Cx, site: &Site, name: &str, ns: Ns, budget: u32) -> V {
                 V::Type(t) if ns == Ns::Value && has_variant(cx.index, t, name) => {
                     return V::Variant;
                 }
-                V::Outside(p, kind, _) => {
-                    return V::Outside(format!("{p}::{name}"), kind, Family::ExternalImport)
+                V::Outside(mut p, kind, _) => {
+                    p.push(name.to_string());
+                    return V::Outside(p, kind, Family::ExternalImport);
                 }
                 _ => {}
             }
         }
     }
     if ns == Ns::Value && policy::is_prelude_function(name) {
-        return V::Outside(name.to_string(), OutsideKind::Builtin, Family::Builtin);
+        return V::Outside(
+            vec![name.to_string()],
+            OutsideKind::Builtin,
+            Family::Builtin,
+        );
     }
     if ns == Ns::Type && policy::is_prelude_type(name) {
-        return V::Outside(name.to_string(), OutsideKind::Builtin, Family::Builtin);
+        return V::Outside(
+            vec![name.to_string()],
+            OutsideKind::Builtin,
+            Family::Builtin,
+        );
     }
     V::Unresolved
 }
@@ -522,7 +531,7 @@ fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
         },
         name => match eval_name(cx, site, name, Ns::Type, budget - 1) {
             V::Unresolved if policy::is_std_crate(name) => V::Outside(
-                name.to_string(),
+                vec![name.to_string()],
                 OutsideKind::Stdlib,
                 Family::ExternalImport,
             ),
@@ -536,7 +545,7 @@ fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
             }
             // A path's first segment nothing in scope names is an external crate.
             V::Unresolved if lookup(cx.index, site, name, Ns::Value).is_none() => V::Outside(
-                name.to_string(),
+                vec![name.to_string()],
                 OutsideKind::External,
                 Family::ExternalImport,
             ),
@@ -582,7 +591,7 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                 ),
                 Found::Ambiguous => V::Refuse(Reason::Ambiguous),
                 Found::Derived(tr) => V::Outside(
-                    format!("{tr}::{name}"),
+                    vec![tr.to_string(), name.to_string()],
                     OutsideKind::Builtin,
                     Family::Builtin,
                 ),
@@ -590,7 +599,10 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                 Found::Nothing => missing_method(cx, t, name),
             }
         }
-        V::Outside(p, kind, family) => V::Outside(format!("{p}::{name}"), kind, family),
+        V::Outside(mut p, kind, family) => {
+            p.push(name.to_string());
+            V::Outside(p, kind, family)
+        }
         V::Alias {
             target,
             params,
@@ -598,7 +610,7 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
         } => match resolve_type(cx, &site, &substitute(&target, &params, &[]), budget) {
             Ty::InTree(t) if budget > 0 => member_of_path(cx, V::Type(t), name, ns, budget - 1),
             Ty::Foreign(n, _) => V::Outside(
-                format!("{n}::{name}"),
+                vec![n, name.to_string()],
                 OutsideKind::External,
                 Family::ExternalImport,
             ),
@@ -755,17 +767,19 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> Ty {
         } => resolve_type(cx, &at, &substitute(&target, &params, &ty.args), budget - 1),
         // Named by the path's last segment (`StdResult` imported as
         // `std::result::Result as StdResult` is a `Result`).
-        V::Outside(symbol, ..) => Ty::Foreign(
-            symbol.rsplit("::").next().unwrap_or_default().to_string(),
+        V::Outside(segments, ..) => Ty::Foreign(
+            segments.last().cloned().unwrap_or_default(),
             ty.args.clone(),
         ),
         _ => Ty::Unknown,
     }
 }
 
-/// A type path to a declaration without the full evaluator (for `bases`, where
-/// no `Cx` exists yet): a name of the declaring scopes or a `use` of one level.
-fn resolve_type_path_only(index: &TreeIndex, site: &Site, ty: &TypeRef) -> Option<Eid> {
+/// A trait named in a supertrait list or an `impl Tr for` without the full
+/// evaluator (for `bases`, where no `Cx` exists yet): the only trait of the
+/// tree with that name. The Rust rules resolve traits themselves; this only
+/// feeds the shared hierarchy.
+fn resolve_type_path_only(index: &TreeIndex, ty: &TypeRef) -> Option<Eid> {
     let name = ty.last()?;
     let found: Vec<Eid> = index
         .by_name(name)
@@ -776,7 +790,6 @@ fn resolve_type_path_only(index: &TreeIndex, site: &Site, ty: &TypeRef) -> Optio
             d.kind == DeclKind::Interface && d.impl_of.is_none()
         })
         .collect();
-    let _ = site;
     match found.as_slice() {
         [one] => Some(*one),
         _ => None,
@@ -1508,7 +1521,7 @@ fn missing_method(cx: &Cx, t: Eid, name: &str) -> V {
         return V::Refuse(Reason::Refused);
     }
     V::Outside(
-        format!("{}::{name}", cx.index.decl(t).name),
+        vec![cx.index.decl(t).name.clone(), name.to_string()],
         OutsideKind::Undeclared,
         Family::NothingDeclaresIt,
     )
@@ -1541,7 +1554,7 @@ fn method_of_impl_trait(cx: &Cx, args: &[TypeRef], site: &Site, name: &str, budg
     };
     match resolve_type(cx, site, tr, budget) {
         Ty::Foreign(trait_name, _) if !declared_by_a_trait(cx, name) => V::Outside(
-            format!("{trait_name}::{name}"),
+            vec![trait_name, name.to_string()],
             OutsideKind::ForeignType,
             Family::ForeignType,
         ),
@@ -1578,7 +1591,7 @@ fn place(v: V) -> Decision {
             } else {
                 Family::ExternalImport
             };
-            Decision::Place(Placement::outside(kind, symbol, family))
+            Decision::Place(Placement::outside(kind, symbol.join("::"), family))
         }
         V::Variant | V::Type(_) | V::Module(_) | V::Alias { .. } => {
             Decision::Refuse(Reason::Refused)
@@ -1691,7 +1704,7 @@ fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
             ),
             Found::Ambiguous => V::Refuse(Reason::Ambiguous),
             Found::Derived(tr) => V::Outside(
-                format!("{tr}::{name}"),
+                vec![tr.to_string(), name.to_string()],
                 OutsideKind::Builtin,
                 Family::Builtin,
             ),
@@ -1718,7 +1731,7 @@ fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
                 }
             }
             V::Outside(
-                format!("{ty_name}::{name}"),
+                vec![ty_name, name.to_string()],
                 OutsideKind::ForeignType,
                 Family::ForeignType,
             )
