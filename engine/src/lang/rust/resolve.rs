@@ -1180,6 +1180,11 @@ fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) 
             {
                 return V::Refuse(Reason::Ambiguous);
             }
+            if let Some(v) =
+                through_the_receivers_arguments(cx, file, call, target, returns, budget)
+            {
+                return v;
+            }
             let mut site = Site::of_decl(cx.index, target);
             site.scope = decl.scope;
             let v = instance_of(cx, &site, returns, Family::ReturnType, budget - 1);
@@ -1237,6 +1242,108 @@ fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) 
             }
             V::Refuse(Reason::ReceiverTypeUnknown)
         }
+    }
+}
+
+/// A method of a generic type of the tree whose declared return type names the
+/// impl's type parameters through std wrappers only (`fn get(&self, k: &K) ->
+/// Option<&V>` in `impl<K, V> FlatMap<K, V>`), on a receiver whose written type
+/// gives the arguments (`args: FlatMap<Id, MatchedArg>`): the return type with
+/// the arguments put in, read where the receiver's type is written. Other shapes
+/// of return type would be read at a site that may name other types: `None`.
+fn through_the_receivers_arguments(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    target: Eid,
+    returns: &TypeRef,
+    budget: u32,
+) -> Option<V> {
+    let imp = cx.index.enclosing_type(target)?;
+    let imp_decl = cx.index.decl(imp);
+    let self_ty = imp_decl.impl_of.as_ref()?;
+    if imp_decl.type_params.is_empty() || !names_any(returns, &imp_decl.type_params) {
+        return None;
+    }
+    // The impl's self type must write its parameters as its arguments, in order.
+    let positions: Vec<ValueExpr> = self_ty
+        .args
+        .iter()
+        .map(|a| match a.path.as_slice() {
+            [p] if a.args.is_empty() && imp_decl.type_params.contains(p) => {
+                Some(ValueExpr::Name(p.clone()))
+            }
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if !only_params_and_wrappers(returns, &imp_decl.type_params, 0) {
+        return None;
+    }
+    let (written, at) = receiver_written_type(cx, file, call, budget)?;
+    if written.args.len() != positions.len() {
+        return None;
+    }
+    let substituted = substitute(returns, &positions, &written.args);
+    Some(instance_of(
+        cx,
+        &at,
+        &substituted,
+        Family::ReturnType,
+        budget.saturating_sub(1),
+    ))
+}
+
+/// Whether a written type names one of `params`.
+fn names_any(ty: &TypeRef, params: &[String]) -> bool {
+    matches!(ty.path.as_slice(), [p] if params.contains(p))
+        || ty.args.iter().any(|a| names_any(a, params))
+}
+
+/// A type made of the parameters and std wrappers (`Option<&V>`, `Vec<V>`, `(K, V)`).
+fn only_params_and_wrappers(ty: &TypeRef, params: &[String], depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let head_ok = match ty.path.as_slice() {
+        [p] => params.contains(p) || policy::is_wrapper(p) || p == policy::TUPLE,
+        _ => false,
+    };
+    head_ok
+        && ty
+            .args
+            .iter()
+            .all(|a| only_params_and_wrappers(a, params, depth + 1))
+}
+
+/// The written type of a member call's receiver and where it is written: a
+/// parameter's or a `let`'s annotation, or the last field's declared type.
+fn receiver_written_type(cx: &Cx, file: u32, call: &Call, budget: u32) -> Option<(TypeRef, Site)> {
+    let Callee::Member {
+        receiver: Receiver::Path(path),
+        ..
+    } = &call.callee
+    else {
+        return None;
+    };
+    let site = Site::of_call(call, file);
+    match path.as_slice() {
+        [root] if root != policy::SCOPED => {
+            match &lookup(cx.index, &site, root, Ns::Value)?.value {
+                BindingValue::Param { ty: Some(ty), .. } | BindingValue::Typed { ty, .. } => {
+                    Some((ty.clone(), site))
+                }
+                _ => None,
+            }
+        }
+        [first, .., field] if first != policy::SCOPED => {
+            let owner = eval_receiver_path(cx, &site, &path[..path.len() - 1], budget);
+            let V::Inst(t, _) = settle(cx, owner, budget) else {
+                return None;
+            };
+            let f = cx.index.decl(t).fields.iter().find(|f| &f.name == field)?;
+            Some((f.ty.clone()?, Site::of_decl(cx.index, t)))
+        }
+        _ => None,
     }
 }
 
