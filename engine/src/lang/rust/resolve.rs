@@ -245,7 +245,12 @@ enum Ns {
 
 fn in_namespace(index: &TreeIndex, file: u32, b: &Binding, ns: Ns) -> bool {
     match (&b.value, ns) {
-        (BindingValue::Import(_), _) => true,
+        // `mod m;` names a module (type namespace); a `use` may bring either.
+        (BindingValue::Import(i), Ns::Value) => !matches!(
+            index.file(file).imports[*i as usize].kind,
+            ImportKind::RustMod { .. }
+        ),
+        (BindingValue::Import(_), Ns::Type) => true,
         (BindingValue::Decl(d), Ns::Value) => {
             index.file(file).decls[*d as usize].kind.is_callable()
         }
@@ -268,12 +273,24 @@ fn lookup<'a>(index: &'a TreeIndex, site: &Site, name: &str, ns: Ns) -> Option<&
     let mut cur = Some(site.scope);
     while let Some(s) = cur {
         let sc = &facts.scopes[s as usize];
-        if let Some(b) = sc
+        // An item and a `use` of one name cannot share a namespace of one
+        // module, so where both match (`mod str_to_bool;` beside
+        // `use self::str_to_bool::str_to_bool;`) the item is the one of this
+        // namespace, and the `use` is not read as naming itself.
+        let visible = |b: &&Binding| {
+            in_namespace(index, site.file, b, ns) && (b.line == 0 || b.line < site.line)
+        };
+        let is_use = |b: &&Binding| {
+            matches!(b.value, BindingValue::Import(i)
+                if matches!(facts.imports[i as usize].kind, ImportKind::RustUse { .. }))
+        };
+        let found = sc
             .named(name)
             .rev()
-            .filter(|b| in_namespace(index, site.file, b, ns))
-            .find(|b| b.line == 0 || b.line < site.line)
-        {
+            .filter(visible)
+            .find(|b| !is_use(b))
+            .or_else(|| sc.named(name).rev().filter(visible).find(is_use));
+        if let Some(b) = found {
             return Some(b);
         }
         if sc.kind == ScopeKind::Module {
