@@ -746,6 +746,36 @@ fn self_type(cx: &Cx, site: &Site, budget: u32) -> Option<Eid> {
     None
 }
 
+/// `Self` in `impl Tr for String`: the foreign type the impl is written for.
+fn foreign_self_type(cx: &Cx, site: &Site, budget: u32) -> Ty {
+    let facts = cx.index.file(site.file);
+    let mut cur = Some(site.scope);
+    while let Some(s) = cur {
+        let sc = &facts.scopes[s as usize];
+        if let Some(o) = sc.owner {
+            let eid = Eid {
+                file: site.file,
+                decl: o,
+            };
+            if let Some(of) = &cx.index.decl(eid).impl_of {
+                if of.is_self || budget == 0 {
+                    return Ty::Unknown;
+                }
+                let around = Site {
+                    decl: Some(eid),
+                    ..Site::around_decl(cx.index, eid)
+                };
+                return match resolve_type(cx, &around, of, budget - 1) {
+                    t @ Ty::Foreign(..) => t,
+                    _ => Ty::Unknown,
+                };
+            }
+        }
+        cur = sc.parent;
+    }
+    Ty::Unknown
+}
+
 fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> Ty {
     if budget == 0 {
         return Ty::Unknown;
@@ -762,7 +792,7 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> Ty {
     if ty.is_self {
         return match self_type(cx, site, budget - 1) {
             Some(t) => Ty::InTree(t),
-            None => Ty::Unknown,
+            None => foreign_self_type(cx, site, budget - 1),
         };
     }
     if ty.path.len() == 1 {
@@ -1121,6 +1151,62 @@ fn call_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> V {
         return declared_by_the_trait_bound(cx, file, call, budget - 1);
     };
     value_of_placed(cx, file, call, &p, budget)
+}
+
+enum Extension {
+    /// `impl Tr for String { fn m }` in the tree: its m.
+    Found(Vec<Eid>),
+    /// A blanket impl (`impl<T: X> Tr for T { fn m }`) or several impls may give it.
+    Maybe,
+    None,
+}
+
+/// A method the tree adds to a type outside it (SHAPES S66): an impl block of
+/// the tree whose self type is that foreign type and that declares the method;
+/// a blanket impl of the tree declaring it makes the answer unknowable.
+fn impls_on_a_foreign_type(cx: &Cx, ty_name: &str, name: &str, budget: u32) -> Extension {
+    let mut found = Vec::new();
+    for &imp in cx.index.by_name(ty_name) {
+        let decl = cx.index.decl(imp);
+        let Some(of) = &decl.impl_of else {
+            continue;
+        };
+        let members = cx.index.members(imp, name);
+        if members.is_empty() {
+            continue;
+        }
+        let site = Site {
+            decl: Some(imp),
+            ..Site::around_decl(cx.index, imp)
+        };
+        if let Ty::Foreign(n, _) = resolve_type(cx, &site, of, budget) {
+            if n == ty_name {
+                found.extend_from_slice(members);
+            }
+        }
+    }
+    let blanket = cx.index.by_name(name).iter().any(|&m| {
+        cx.index.enclosing_type(m).is_some_and(|imp| {
+            let d = cx.index.decl(imp);
+            d.impl_of
+                .as_ref()
+                .is_some_and(|of| matches!(of.path.as_slice(), [p] if d.type_params.contains(p)))
+        })
+    });
+    if blanket {
+        return Extension::Maybe;
+    }
+    match found.as_slice() {
+        [] => Extension::None,
+        [first, ..]
+            if found
+                .iter()
+                .all(|&e| cx.index.qualified_name(e) == cx.index.qualified_name(*first)) =>
+        {
+            Extension::Found(found)
+        }
+        _ => Extension::Maybe,
+    }
 }
 
 /// `x.m()` where x is `impl Tr` (Tr of the tree): which impl runs is each
@@ -1854,11 +1940,15 @@ fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
                     }
                 }
             }
-            V::Outside(
-                vec![ty_name, name.to_string()],
-                OutsideKind::ForeignType,
-                Family::ForeignType,
-            )
+            match impls_on_a_foreign_type(cx, &ty_name, name, budget) {
+                Extension::Found(d) => V::Fns(d, family),
+                Extension::Maybe => V::Refuse(Reason::Refused),
+                Extension::None => V::Outside(
+                    vec![ty_name, name.to_string()],
+                    OutsideKind::ForeignType,
+                    Family::ForeignType,
+                ),
+            }
         }
         V::Generic => V::Refuse(Reason::ReceiverTypeUnknown),
         V::Lambda(_) | V::Fns(..) => V::Refuse(Reason::ReceiverTypeUnknown),
