@@ -158,6 +158,11 @@ pub struct Decl {
     pub type_params: Vec<String>,
     /// Decorators / annotations, outermost first.
     pub decorators: Vec<Decorator>,
+    /// Rust: an `impl T` / `impl Tr for T` block is a declaration (named by T's
+    /// last segment) whose members are T's methods; this is T as written.
+    pub impl_of: Option<TypeRef>,
+    /// Rust: an inline `mod m { … }` (a namespace, not a type).
+    pub is_module: bool,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -206,6 +211,8 @@ impl Decl {
             returns_value: None,
             type_params: Vec::new(),
             decorators: Vec::new(),
+            impl_of: None,
+            is_module: false,
         }
     }
 
@@ -461,6 +468,13 @@ pub enum ImportKind {
     /// Go `import alias "a/b/c"`: the import path and the name it is bound to
     /// (`None` for `_` and `.` imports, which bind no name).
     GoPackage { path: String, name: Option<String> },
+    /// Rust `use a::b::c;` / `use a::b as x;` / `use a::b::*;` (one entry per leaf
+    /// of a use tree, the tree's prefix joined in): the path as written
+    /// (`crate`, `self`, `super` kept as segments); `glob` for `*`.
+    RustUse { path: Vec<String>, glob: bool },
+    /// Rust `mod name;` (a module in its own file), inside the inline modules
+    /// `within` of the file.
+    RustMod { name: String, within: Vec<String> },
 }
 
 /// How a call site names what it calls.

@@ -213,7 +213,7 @@ impl<'a> TreeIndex<'a> {
                         .push(fi);
                 }
             }
-            Language::Java | Language::Go => {
+            Language::Java | Language::Go | Language::Rust => {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }

@@ -75,6 +75,11 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "go",
             version_args: &["version"],
         }),
+        "rust" => Some(Recipe {
+            tools: &["rustc"],
+            version_tool: "rustc",
+            version_args: &["--version"],
+        }),
         _ => None,
     }
 }
@@ -126,6 +131,7 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     }
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
+        "rust" => build_and_run_rust(&tools[0], &copy, scratch.path(), bound),
         "go" => (
             Step::NotNeeded,
             go_run(&tools[0], &copy, scratch.path())
@@ -186,6 +192,32 @@ fn build_and_run_java(
         .arg("Main")
         .timeout(bound)
         .run();
+    (Step::Done, ran)
+}
+
+/// `rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs` in the copy (other
+/// modules come in through `mod x;` in main.rs), then the binary.
+fn build_and_run_rust(
+    rustc: &Tool,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let binary = scratch.join("main");
+    let built = rustc
+        .command(copy)
+        .args(["--edition", "2021", "-C", "opt-level=0", "-o"])
+        .arg(&binary)
+        .arg("main.rs")
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = match Tool::at("main", &binary) {
+        Ok(program) => program.command(copy).timeout(bound).run(),
+        Err(outcome) => Err(outcome),
+    };
     (Step::Done, ran)
 }
 

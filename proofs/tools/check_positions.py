@@ -34,6 +34,8 @@ JAVA_METHOD = re.compile(
 GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
 GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
 GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
+RUST_FN = re.compile(r'^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|default)\s+|extern\s+"[^"]*"\s+)*fn\s+([A-Za-z_]\w*)')
+RUST_CLOSURE = re.compile(r"=\s*(?:move\s+)?\|[^|]*\|")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
 
 
@@ -45,6 +47,14 @@ def declared_names(lang, text):
         if m:
             names.add(m.group(1))
         if re.search(r"\blambda\b", text):
+            names.add("lambda")
+        return names
+    if lang == "rust":
+        # a fn (free, method, trait method with or without a body), a closure bound by `let`
+        m = RUST_FN.match(text)
+        if m:
+            names.add(m.group(1))
+        if RUST_CLOSURE.search(text):
             names.add("lambda")
         return names
     if lang == "go":
@@ -101,7 +111,7 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = {"python": "main.py", "go": "main.go"}.get(lang, "Main.java")
+    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs"}.get(lang, "Main.java")
     if not os.path.isfile(os.path.join(path, entry)):
         problems.append(f"{entry} missing")
     sites = exp.get("sites", [])
@@ -176,7 +186,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

@@ -3,6 +3,7 @@
 # its standard output with expected.stdout byte for byte.
 #   python: python3 main.py              (cwd = the copy)
 #   java:   javac -d <tmp>/classes $(every *.java) ; java -cp <tmp>/classes Main
+#   rust:   rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs ; <tmp>/main
 # usage: proofs/tools/run_all.sh [CASE_DIR...]     (default: every case)
 # Prints one line per failing case and `N passed, M failed`; exit 0 when none failed.
 set -u
@@ -10,7 +11,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "$#" -gt 0 ]; then
   cases=("$@")
 else
-  mapfile -t cases < <(find "$here/python" "$here/java" -mindepth 1 -maxdepth 1 -type d | sort)
+  mapfile -t cases < <(find "$here/python" "$here/java" "$here/rust" -mindepth 1 -maxdepth 1 -type d | sort)
 fi
 passed=0
 failed=0
@@ -36,6 +37,13 @@ for case in "${cases[@]}"; do
       if ! (cd "$copy/case" && timeout 60 javac -d "$copy/classes" "${srcs[@]}" 2>"$copy/stderr"); then
         why="build failed: $(head -n 5 "$copy/stderr")"
       elif ! (cd "$copy/case" && timeout 60 java -cp "$copy/classes" Main >"$got" 2>"$copy/stderr"); then
+        why="run failed: $(tail -n 3 "$copy/stderr")"
+      fi
+      ;;
+    rust)
+      if ! (cd "$copy/case" && timeout 60 rustc --edition 2021 -C opt-level=0 -o "$copy/main" main.rs 2>"$copy/stderr"); then
+        why="build failed: $(head -n 5 "$copy/stderr")"
+      elif ! (cd "$copy/case" && timeout 60 "$copy/main" >"$got" 2>"$copy/stderr"); then
         why="run failed: $(tail -n 3 "$copy/stderr")"
       fi
       ;;

@@ -4,6 +4,7 @@
 pub mod go;
 pub mod java;
 pub mod python;
+pub mod rust;
 
 use crate::facts::FileFacts;
 use crate::resolve::family::Family;
@@ -13,16 +14,23 @@ pub enum Language {
     Python,
     Java,
     Go,
+    Rust,
 }
 
 impl Language {
-    pub const ALL: &'static [Language] = &[Language::Python, Language::Java, Language::Go];
+    pub const ALL: &'static [Language] = &[
+        Language::Python,
+        Language::Java,
+        Language::Go,
+        Language::Rust,
+    ];
 
     pub fn token(self) -> &'static str {
         match self {
             Language::Python => "python",
             Language::Java => "java",
             Language::Go => "go",
+            Language::Rust => "rust",
         }
     }
 
@@ -35,6 +43,7 @@ impl Language {
             Language::Python => &["py", "pyi"],
             Language::Java => &["java"],
             Language::Go => &["go"],
+            Language::Rust => &["rs"],
         }
     }
 
@@ -52,6 +61,7 @@ impl Language {
             Language::Python => python::policy::FAMILIES,
             Language::Java => java::policy::FAMILIES,
             Language::Go => go::policy::FAMILIES,
+            Language::Rust => rust::policy::FAMILIES,
         }
     }
 
@@ -60,6 +70,7 @@ impl Language {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::Java => tree_sitter_java::LANGUAGE.into(),
             Language::Go => tree_sitter_go::LANGUAGE.into(),
+            Language::Rust => tree_sitter_rust::LANGUAGE.into(),
         }
     }
 
@@ -69,6 +80,7 @@ impl Language {
             Language::Python => python::frontend::extract(path, source, tree),
             Language::Java => java::frontend::extract(path, source, tree),
             Language::Go => go::frontend::extract(path, source, tree),
+            Language::Rust => rust::frontend::extract(path, source, tree),
         }
     }
 }
