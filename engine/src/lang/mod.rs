@@ -4,6 +4,7 @@
 pub mod go;
 pub mod java;
 pub mod python;
+pub mod typescript;
 
 use crate::facts::FileFacts;
 use crate::resolve::family::Family;
@@ -13,16 +14,29 @@ pub enum Language {
     Python,
     Java,
     Go,
+    TypeScript,
+    Tsx,
+    JavaScript,
 }
 
 impl Language {
-    pub const ALL: &'static [Language] = &[Language::Python, Language::Java, Language::Go];
+    pub const ALL: &'static [Language] = &[
+        Language::Python,
+        Language::Java,
+        Language::Go,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::JavaScript,
+    ];
 
     pub fn token(self) -> &'static str {
         match self {
             Language::Python => "python",
             Language::Java => "java",
             Language::Go => "go",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::JavaScript => "javascript",
         }
     }
 
@@ -35,6 +49,11 @@ impl Language {
             Language::Python => &["py", "pyi"],
             Language::Java => &["java"],
             Language::Go => &["go"],
+            // `.d.ts` files are read: they declare the types and functions the
+            // resolver follows (lang/typescript/README.md).
+            Language::TypeScript => &["ts", "mts", "cts"],
+            Language::Tsx => &["tsx"],
+            Language::JavaScript => &["js", "mjs", "cjs", "jsx"],
         }
     }
 
@@ -52,6 +71,9 @@ impl Language {
             Language::Python => python::policy::FAMILIES,
             Language::Java => java::policy::FAMILIES,
             Language::Go => go::policy::FAMILIES,
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::policy::FAMILIES
+            }
         }
     }
 
@@ -60,6 +82,9 @@ impl Language {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::Java => tree_sitter_java::LANGUAGE.into(),
             Language::Go => tree_sitter_go::LANGUAGE.into(),
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
         }
     }
 
@@ -69,6 +94,9 @@ impl Language {
             Language::Python => python::frontend::extract(path, source, tree),
             Language::Java => java::frontend::extract(path, source, tree),
             Language::Go => go::frontend::extract(path, source, tree),
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::frontend::extract(self, path, source, tree)
+            }
         }
     }
 }

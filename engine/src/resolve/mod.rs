@@ -214,6 +214,9 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         Language::Python => &crate::lang::python::resolve::PYTHON,
         Language::Java => &crate::lang::java::resolve::JAVA,
         Language::Go => &crate::lang::go::resolve::GO,
+        Language::TypeScript | Language::Tsx | Language::JavaScript => {
+            &crate::lang::typescript::resolve::TYPESCRIPT
+        }
     }
 }
 
