@@ -678,11 +678,8 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
         V::Outside(kind, symbol) => ev(V::Outside(kind, format!("{symbol}.{name}")), e.family),
         V::Foreign(t) => ev(V::Outside(OutsideKind::ForeignType, format!("{t}.{name}")), Family::ForeignType),
         V::FnValue => unknown(Reason::DynamicCallee),
-        V::Unknown(r) => unknown(if r == Reason::NoDeclaration {
-            Reason::ReceiverTypeUnknown
-        } else {
-            r
-        }),
+        V::Unknown(Reason::Refused) => unknown(Reason::Refused),
+        V::Unknown(_) => unknown(Reason::ReceiverTypeUnknown),
     }
 }
 
@@ -863,6 +860,9 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
                     "boolean" => V::Foreign("Boolean".into()),
                     "Promise" | "PromiseLike" => V::Foreign("Promise".into()),
                     n if policy::is_library_type(n) => V::Foreign(n.to_string()),
+                    // A global type no file of the tree declares (`.d.ts` files
+                    // are read) comes from the language's or an ambient library.
+                    n if !cx.index.declares_name(n) => V::Foreign(n.to_string()),
                     _ => V::Unknown(Reason::ReceiverTypeUnknown),
                 };
             }
@@ -979,6 +979,14 @@ fn place_construction(cx: &Cx, c: Eid) -> Decision {
 
 fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
     match e.v {
+        // A module called or constructed: its `module.exports` / `export =`.
+        V::Module(f) => {
+            let whole = export_of(cx, f, EXPORT_EQUALS, BUDGET);
+            match whole.v {
+                V::Module(_) | V::Unknown(_) => Decision::Refuse(Reason::DynamicCallee),
+                _ => place_value(cx, call, whole),
+            }
+        }
         V::Func(f) if call.kind == CallKind::New => {
             // `new F()` on a function constructor (JavaScript).
             Decision::Place(Placement::in_tree(vec![f], Family::Construction))
@@ -1001,7 +1009,7 @@ fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
             };
             Decision::Place(Placement::outside(kind, symbol, family))
         }
-        V::Foreign(_) | V::Instance(_) | V::Module(_) | V::Object { .. } | V::FnValue => {
+        V::Foreign(_) | V::Instance(_) | V::Object { .. } | V::FnValue => {
             Decision::Refuse(Reason::DynamicCallee)
         }
         V::Unknown(Reason::NoDeclaration) if e.family == Family::WrittenType => Decision::Unresolved,
@@ -1072,11 +1080,25 @@ fn bare_name(cx: &Cx, file: u32, call: &Call) -> Decision {
         return Decision::Pass;
     };
     let site = Site::of_call(call, file);
+    let held = match lookup_binding(cx.index, &site, name) {
+        Lookup::Found(_, b) => match b.value {
+            BindingValue::Param { .. } => Some(Reason::ParameterValue),
+            BindingValue::Value(_) | BindingValue::Typed { .. } | BindingValue::Opaque => {
+                Some(Reason::LocalValue)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
     let e = eval_name(cx, &site, name, BUDGET);
-    if let V::Unknown(Reason::NoDeclaration) = e.v {
-        return Decision::Refuse(Reason::NoDeclaration);
+    match (&e.v, held) {
+        (V::Unknown(Reason::NoDeclaration), None) => Decision::Refuse(Reason::NoDeclaration),
+        // A parameter or a local holding a value the engine cannot name as a function.
+        (V::Func(_) | V::Class(_) | V::Outside(..) | V::Module(_), _) | (_, None) => {
+            place_value(cx, call, e)
+        }
+        (_, Some(reason)) => Decision::Refuse(reason),
     }
-    place_value(cx, call, e)
 }
 
 /// `r.m()`, `new ns.C()`, `<ns.Comp/>`: the receiver evaluated, then its member.
