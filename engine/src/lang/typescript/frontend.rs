@@ -55,6 +55,8 @@ pub const TYPEOF: &str = "(typeof)";
 pub const INDEXED: &str = "(indexed)";
 /// Type head: a function type; its one arg is the return type.
 pub const FUNCTION_TYPE: &str = "(function)";
+/// A type the model does not spell (union, intersection, mapped, conditional).
+pub const OPAQUE: &str = "(opaque)";
 
 pub fn extract(language: Language, path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
     let mut x = Extractor::new(language, path, source);
@@ -86,6 +88,8 @@ enum Shape {
     Module(String),
     /// `await e`.
     Awaited(Box<Shape>),
+    /// `require('m').x`.
+    ModuleMember(String, String),
 }
 
 impl Shape {
@@ -146,6 +150,9 @@ struct Extractor<'s> {
     errors: u32,
     cut: bool,
     lambdas: u32,
+    /// The object a function about to be declared is a property of (`X.m = function`,
+    /// `const X = { m() {} }`): `this` inside it is X, as tsc reads JavaScript.
+    this_holder: Option<String>,
 }
 
 fn line_of(node: Node) -> u32 {
@@ -199,6 +206,7 @@ impl<'s> Extractor<'s> {
             errors: 0,
             cut: false,
             lambdas: 0,
+            this_holder: None,
         }
     }
 
@@ -381,10 +389,7 @@ impl<'s> Extractor<'s> {
                 });
                 Shape::Unknown
             }
-            "assignment_expression" => {
-                self.assignment(node, d);
-                Shape::Unknown
-            }
+            "assignment_expression" => self.assignment(node, d),
             "call_expression" => self.call(node, d),
             "new_expression" => self.new_expression(node, d),
             "member_expression" => self.member(node, d),
@@ -698,6 +703,9 @@ impl<'s> Extractor<'s> {
             kind
         };
         let mut decl = self.new_decl(&name, kind, node, at);
+        if let Some(holder) = self.this_holder.take() {
+            decl.bases.push(TypeRef::simple(&holder));
+        }
         decl.is_static = children(node).any(|c| c.kind() == "static");
         decl.returns = node
             .child_by_field_name("return_type")
@@ -1056,7 +1064,13 @@ impl<'s> Extractor<'s> {
         let value = node.child_by_field_name("value");
         let object = value.filter(|v| v.kind() == "object_type");
         if object.is_none() {
-            decl.returns = value.and_then(|v| self.type_ref(v, 0));
+            // An alias of a type the model cannot spell (a union, an intersection,
+            // a mapped type) aliases nothing the resolver may read members of.
+            decl.returns = Some(
+                value
+                    .and_then(|v| self.type_ref(v, 0))
+                    .unwrap_or_else(|| TypeRef::simple(OPAQUE)),
+            );
         }
         let idx = self.push_decl(decl);
         self.bind(&text, 0, BindingValue::Decl(idx));
@@ -1100,12 +1114,27 @@ impl<'s> Extractor<'s> {
                     }
                     Shape::Unknown
                 }
-                Some(v) => self.walk(v, d),
+                Some(v) => {
+                    if v.kind() == "object" {
+                        self.this_holder = Some(text.clone());
+                    }
+                    let shape = self.walk(v, d);
+                    self.this_holder = None;
+                    if assigns_module_exports(v, self.src) {
+                        // `var app = exports = module.exports = {}`: the module's export is app.
+                        self.export(EXPORT_EQUALS, line, BindingValue::Value(ValueExpr::Name(text.clone())));
+                    }
+                    shape
+                }
                 None => Shape::Unknown,
             };
             let value = match shape {
                 Shape::Module(spec) => {
                     self.bind_module(&spec, &text, line);
+                    return;
+                }
+                Shape::ModuleMember(spec, member) => {
+                    self.bind_from(&spec, &member, &text, line);
                     return;
                 }
                 Shape::Awaited(inner) if matches!(*inner, Shape::Module(_)) => {
@@ -1200,6 +1229,7 @@ impl<'s> Extractor<'s> {
     /// `{ a: f, b() {}, c: () => … , d }`: the literal keys and what they hold;
     /// functions written inside are declarations named by their key.
     fn object(&mut self, node: Node, d: u32) -> Shape {
+        let holder = self.this_holder.take();
         let mut entries = Vec::new();
         for p in named_children(node) {
             match p.kind() {
@@ -1214,6 +1244,7 @@ impl<'s> Extractor<'s> {
                     let shape = if matches!(v.kind(), "arrow_function" | "function_expression" | "function")
                         && k.is_some()
                     {
+                        self.this_holder = holder.clone();
                         match self.function_like(v, key, DeclKind::Function, d) {
                             Some(idx) => Shape::Func(idx),
                             None => Shape::Unknown,
@@ -1236,6 +1267,7 @@ impl<'s> Extractor<'s> {
                         }
                         continue;
                     }
+                    self.this_holder = holder.clone();
                     if let Some(idx) = self.function_like(p, Some(name), DeclKind::Function, d) {
                         if let Some(k) = key {
                             entries.push((k, ValueExpr::Lambda(idx)));
@@ -1267,26 +1299,34 @@ impl<'s> Extractor<'s> {
 
     // ----- assignments --------------------------------------------------------------------
 
-    fn assignment(&mut self, node: Node, d: u32) {
+    /// An assignment, which evaluates to its right side (`a = b = {}`).
+    fn assignment(&mut self, node: Node, d: u32) -> Shape {
         let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
             self.walk_children(node, d);
-            return;
+            return Shape::Unknown;
         };
         let line = line_of(node);
         match left.kind() {
             "identifier" => {
                 let name = self.text(left).to_string();
                 let shape = self.walk(right, d);
-                let value = match shape {
+                let value = match shape.clone() {
                     Shape::Func(idx) | Shape::Class(idx) => ValueExpr::Lambda(idx),
                     s => s.value(),
                 };
                 self.bind(&name, line, BindingValue::Value(value));
+                shape
             }
             "member_expression" => {
                 let path = self.member_path(left);
                 let prop = left.child_by_field_name("property");
                 let is_function = matches!(right.kind(), "arrow_function" | "function_expression" | "function");
+                // `X.m = function () { this.n() }`: tsc reads `this` inside as X.
+                if let (Some([object, _]), true) = (path.as_deref(), is_function) {
+                    if !matches!(object.as_str(), "this" | "module" | "exports") {
+                        self.this_holder = Some(object.clone());
+                    }
+                }
                 let shape = if is_function {
                     match self.function_like(right, prop, DeclKind::Function, d) {
                         Some(idx) => Shape::Func(idx),
@@ -1305,16 +1345,18 @@ impl<'s> Extractor<'s> {
                         self.walk(o, d);
                     }
                 }
-                let Some(path) = path else { return };
-                self.member_write(&path, shape, line);
+                self.this_holder = None;
+                let Some(path) = path else { return Shape::Unknown };
+                self.member_write(&path, shape.clone(), line);
+                shape
             }
             "subscript_expression" => {
                 self.walk(left, d);
-                self.walk(right, d);
+                self.walk(right, d)
             }
             _ => {
                 self.bind_pattern_opaque(left);
-                self.walk(right, d);
+                self.walk(right, d)
             }
         }
     }
@@ -1409,6 +1451,7 @@ impl<'s> Extractor<'s> {
                 Shape::Call(i) => Shape::CallThen(i, vec![AWAIT.to_string(), prop]),
                 _ => Shape::Unknown,
             },
+            Shape::Module(spec) => Shape::ModuleMember(spec, prop),
             _ => Shape::Unknown,
         }
     }
@@ -1914,4 +1957,21 @@ fn flatten_union<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>, depth: u32) {
             out.push(c);
         }
     }
+}
+
+/// Whether an expression is an assignment chain that writes `module.exports`.
+fn assigns_module_exports(node: Node, src: &[u8]) -> bool {
+    let mut cur = Some(node);
+    for _ in 0..16 {
+        let Some(n) = cur.filter(|n| n.kind() == "assignment_expression") else {
+            return false;
+        };
+        if let Some(left) = n.child_by_field_name("left") {
+            if crate::lang::node_text(src, left) == "module.exports" {
+                return true;
+            }
+        }
+        cur = n.child_by_field_name("right");
+    }
+    false
 }

@@ -12,7 +12,7 @@ use crate::facts::{
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
-    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, STAR, TYPEOF,
+    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, STAR, TYPEOF,
 };
 use crate::lang::typescript::{modules, policy};
 use crate::lang::Language;
@@ -317,6 +317,8 @@ enum V {
         file: u32,
         scope: ScopeIdx,
         entries: Vec<(Key, ValueExpr)>,
+        /// The name bound to it, whose slot writes (`o.m = f`) add members.
+        name: Option<String>,
     },
     /// Something outside the tree: a module, one of its members, a global.
     Outside(OutsideKind, String),
@@ -393,7 +395,16 @@ fn eval_binding(cx: &Cx, site: &Site, scope: ScopeIdx, b: &Binding, budget: u32)
             },
             v => ev(v, Family::WrittenType),
         },
-        BindingValue::Value(v) => eval_value(cx, &here, v, budget),
+        BindingValue::Value(v) => {
+            let mut e = eval_value(cx, &here, v, budget);
+            if let V::Object { name, scope: at, .. } = &mut e.v {
+                if name.is_none() {
+                    *name = Some(b.name.clone());
+                    *at = scope;
+                }
+            }
+            e
+        }
         BindingValue::Opaque | BindingValue::Slot { .. } => unknown(Reason::LocalValue),
     }
 }
@@ -431,6 +442,7 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
                 file: site.file,
                 scope: site.scope,
                 entries: entries.clone(),
+                name: None,
             },
             Family::ValueFlow,
         ),
@@ -489,6 +501,20 @@ fn this_value(cx: &Cx, site: &Site) -> Ev {
             };
         }
         if decl.kind == DeclKind::Function && !is_arrow_like(decl) {
+            // `X.m = function () {}` / `const X = { m() {} }`: `this` is X.
+            if let Some(holder) = decl.bases.first() {
+                let at = Site {
+                    file: site.file,
+                    scope: decl.scope,
+                    line: u32::MAX,
+                    deferred: true,
+                };
+                let e = eval_path(cx, &at, &holder.path, BUDGET);
+                return match e.v {
+                    V::Object { .. } | V::Func(_) | V::Class(_) => ev(e.v, Family::OwnType),
+                    _ => unknown(Reason::ReceiverTypeUnknown),
+                };
+            }
             return unknown(Reason::ReceiverTypeUnknown);
         }
         cur = decl.parent;
@@ -639,6 +665,7 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
     if budget == 0 {
         return unknown(Reason::ReceiverTypeUnknown);
     }
+    let receiver_family = e.family;
     match e.v {
         V::Module(f) => export_of(cx, f, name, budget - 1),
         V::Class(c) => {
@@ -655,7 +682,32 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
             file,
             scope,
             entries,
+            name: bound,
         } => {
+            if let Some(bound) = &bound {
+                let writes = slots(cx.index, file, scope, bound, name);
+                if let Some(v) = writes.last() {
+                    if writes.len() > 1 {
+                        return unknown(Reason::LocalValue);
+                    }
+                    let site = Site {
+                        file,
+                        scope,
+                        line: u32::MAX,
+                        deferred: true,
+                    };
+                    let out = eval_value(cx, &site, v, budget - 1);
+                    let family = if receiver_family == Family::OwnType {
+                        Family::OwnType
+                    } else {
+                        Family::QualifiedPath
+                    };
+                    return match out.v {
+                        V::Func(_) => ev(out.v, family),
+                        _ => out,
+                    };
+                }
+            }
             let hit = entries.iter().rev().find(|(k, _)| matches!(k, Key::Str(s) if s == name));
             match hit {
                 Some((_, v)) => {
@@ -666,8 +718,13 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
                         deferred: true,
                     };
                     let out = eval_value(cx, &site, v, budget - 1);
+                    let family = if receiver_family == Family::OwnType {
+                        Family::OwnType
+                    } else {
+                        Family::QualifiedPath
+                    };
                     match out.v {
-                        V::Func(_) => ev(out.v, Family::QualifiedPath),
+                        V::Func(_) => ev(out.v, family),
                         _ => out,
                     }
                 }
@@ -814,6 +871,26 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
     };
     match head.as_str() {
         FUNCTION_TYPE => return V::FnValue,
+        OPAQUE => return V::Unknown(Reason::ReceiverTypeUnknown),
+        // Utility types keep the members of the type they wrap.
+        "Partial" | "Required" | "Readonly" | "NonNullable" | "Pick" | "Omit" | "Awaited"
+            if ty.path.len() == 1 && !ty.args.is_empty() && !cx.index.declares_name(head) =>
+        {
+            let inner = &ty.args[0];
+            let inner = match (head.as_str(), inner.last()) {
+                ("Awaited", Some("Promise" | "PromiseLike")) if inner.path.len() == 1 => {
+                    match inner.args.first() {
+                        Some(t) => t,
+                        None => return V::Unknown(Reason::ReceiverTypeUnknown),
+                    }
+                }
+                _ => inner,
+            };
+            return match resolve_type(cx, site, inner, budget - 1) {
+                v @ V::Instance(_) => v,
+                _ => V::Unknown(Reason::ReceiverTypeUnknown),
+            };
+        }
         TYPEOF => {
             return match eval_path(cx, site, &ty.path[1..], budget - 1).v {
                 v @ (V::Class(_) | V::Module(_) | V::Object { .. } | V::Instance(_)) => v,
@@ -981,7 +1058,12 @@ fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
     match e.v {
         // A module called or constructed: its `module.exports` / `export =`.
         V::Module(f) => {
-            let whole = export_of(cx, f, EXPORT_EQUALS, BUDGET);
+            let mut whole = export_of(cx, f, EXPORT_EQUALS, BUDGET);
+            // `module.exports = require('./impl')` forwards to another module's.
+            for _ in 0..8 {
+                let V::Module(next) = whole.v else { break };
+                whole = export_of(cx, next, EXPORT_EQUALS, BUDGET);
+            }
             match whole.v {
                 V::Module(_) | V::Unknown(_) => Decision::Refuse(Reason::DynamicCallee),
                 _ => place_value(cx, call, whole),
