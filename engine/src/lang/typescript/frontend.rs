@@ -55,6 +55,9 @@ pub const TYPEOF: &str = "(typeof)";
 pub const INDEXED: &str = "(indexed)";
 /// Type head: a function type; its one arg is the return type.
 pub const FUNCTION_TYPE: &str = "(function)";
+/// Slot key prefix of a method written onto a constructor function's prototype
+/// (`F.prototype.m = f` is the slot `prototype.m` of F).
+pub const PROTOTYPE: &str = "prototype.";
 /// A type the model does not spell (union, intersection, mapped, conditional).
 pub const OPAQUE: &str = "(opaque)";
 
@@ -152,7 +155,8 @@ struct Extractor<'s> {
     lambdas: u32,
     /// The object a function about to be declared is a property of (`X.m = function`,
     /// `const X = { m() {} }`): `this` inside it is X, as tsc reads JavaScript.
-    this_holder: Option<String>,
+    /// (`is_self`: `F.prototype.m = function`, `this` is an instance made by `new F()`.)
+    this_holder: Option<TypeRef>,
 }
 
 fn line_of(node: Node) -> u32 {
@@ -704,7 +708,7 @@ impl<'s> Extractor<'s> {
         };
         let mut decl = self.new_decl(&name, kind, node, at);
         if let Some(holder) = self.this_holder.take() {
-            decl.bases.push(TypeRef::simple(&holder));
+            decl.bases.push(holder);
         }
         decl.is_static = children(node).any(|c| c.kind() == "static");
         decl.returns = node
@@ -1116,7 +1120,7 @@ impl<'s> Extractor<'s> {
                 }
                 Some(v) => {
                     if v.kind() == "object" {
-                        self.this_holder = Some(text.clone());
+                        self.this_holder = Some(TypeRef::simple(&text));
                     }
                     let shape = self.walk(v, d);
                     self.this_holder = None;
@@ -1322,10 +1326,18 @@ impl<'s> Extractor<'s> {
                 let prop = left.child_by_field_name("property");
                 let is_function = matches!(right.kind(), "arrow_function" | "function_expression" | "function");
                 // `X.m = function () { this.n() }`: tsc reads `this` inside as X.
-                if let (Some([object, _]), true) = (path.as_deref(), is_function) {
-                    if !matches!(object.as_str(), "this" | "module" | "exports") {
-                        self.this_holder = Some(object.clone());
+                match (path.as_deref(), is_function) {
+                    (Some([object, _]), true) if !matches!(object.as_str(), "this" | "module" | "exports") => {
+                        self.this_holder = Some(TypeRef::simple(object));
                     }
+                    // `F.prototype.m = function () {}`: `this` is an instance made by `new F()`.
+                    (Some([object, proto, _]), true) if proto == "prototype" => {
+                        self.this_holder = Some(TypeRef {
+                            is_self: true,
+                            ..TypeRef::simple(object)
+                        });
+                    }
+                    _ => {}
                 }
                 let shape = if is_function {
                     match self.function_like(right, prop, DeclKind::Function, d) {
@@ -1387,7 +1399,14 @@ impl<'s> Extractor<'s> {
                     self.facts.decls[class as usize].fields.push(field);
                 }
             }
-            [object, "prototype", member] | [object, member] => {
+            [object, "prototype", member] => {
+                let object = object.to_string();
+                let key = Key::Str(format!("{PROTOTYPE}{member}"));
+                let value = shape.value();
+                let scope = self.scope_binding(&object).unwrap_or(self.scope);
+                self.bind_in(scope, &object, line, BindingValue::Slot { key: Some(key), value });
+            }
+            [object, member] => {
                 let object = object.to_string();
                 let key = Key::Str(member.to_string());
                 let value = shape.value();

@@ -12,7 +12,7 @@ use crate::facts::{
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
-    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, STAR, TYPEOF,
+    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, PROTOTYPE, STAR, TYPEOF,
 };
 use crate::lang::typescript::{modules, policy};
 use crate::lang::Language;
@@ -310,6 +310,9 @@ enum V {
     Class(Eid),
     /// An instance of a type of the tree.
     Instance(Eid),
+    /// An object made by `new F()` of a constructor function F (JavaScript): its
+    /// members are the methods written onto `F.prototype`.
+    Constructed(Eid),
     /// A module file of the tree (namespace import, `require`).
     Module(u32),
     /// An object literal: its entries, read in its file at its scope.
@@ -423,7 +426,11 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
         }
         ValueExpr::Attribute { path } => eval_path(cx, site, path, budget - 1),
         ValueExpr::New(ty) => match resolve_type(cx, site, ty, budget - 1) {
-            V::Unknown(r) => unknown(r),
+            // `new F()` of a constructor function (JavaScript).
+            V::Unknown(r) => match whole_module(cx, eval_path(cx, site, &ty.path, budget - 1)).v {
+                V::Func(f) => ev(V::Constructed(f), Family::WrittenType),
+                _ => unknown(r),
+            },
             v => ev(v, Family::WrittenType),
         },
         ValueExpr::Lambda(d) => {
@@ -511,7 +518,10 @@ fn this_value(cx: &Cx, site: &Site) -> Ev {
                 };
                 let e = eval_path(cx, &at, &holder.path, BUDGET);
                 return match e.v {
-                    V::Object { .. } | V::Func(_) | V::Class(_) => ev(e.v, Family::OwnType),
+                    V::Func(f) if holder.is_self => ev(V::Constructed(f), Family::OwnType),
+                    V::Object { .. } | V::Func(_) | V::Class(_) if !holder.is_self => {
+                        ev(e.v, Family::OwnType)
+                    }
                     _ => unknown(Reason::ReceiverTypeUnknown),
                 };
             }
@@ -677,7 +687,25 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
                 _ => unknown(Reason::ReceiverTypeUnknown),
             }
         }
-        V::Func(f) => slot_of(cx, f, name, budget).unwrap_or_else(|| unknown(Reason::ReceiverTypeUnknown)),
+        V::Func(f) => match slot_of(cx, f, name, budget) {
+            Some(v) => v,
+            // `f.call(..)`, `f.bind(..)`: methods every function has.
+            None if matches!(name, "call" | "apply" | "bind") => ev(
+                V::Outside(OutsideKind::ForeignType, format!("Function.{name}")),
+                Family::ForeignType,
+            ),
+            None => unknown(Reason::ReceiverTypeUnknown),
+        },
+        V::Constructed(f) => {
+            let key = format!("{PROTOTYPE}{name}");
+            match slot_of(cx, f, &key, budget) {
+                Some(v) => match v.v {
+                    V::Func(_) => ev(v.v, receiver_family),
+                    _ => v,
+                },
+                None => unknown(Reason::ReceiverTypeUnknown),
+            }
+        }
         V::Object {
             file,
             scope,
@@ -1057,13 +1085,8 @@ fn place_construction(cx: &Cx, c: Eid) -> Decision {
 fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
     match e.v {
         // A module called or constructed: its `module.exports` / `export =`.
-        V::Module(f) => {
-            let mut whole = export_of(cx, f, EXPORT_EQUALS, BUDGET);
-            // `module.exports = require('./impl')` forwards to another module's.
-            for _ in 0..8 {
-                let V::Module(next) = whole.v else { break };
-                whole = export_of(cx, next, EXPORT_EQUALS, BUDGET);
-            }
+        V::Module(_) => {
+            let whole = whole_module(cx, e);
             match whole.v {
                 V::Module(_) | V::Unknown(_) => Decision::Refuse(Reason::DynamicCallee),
                 _ => place_value(cx, call, whole),
@@ -1091,12 +1114,23 @@ fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
             };
             Decision::Place(Placement::outside(kind, symbol, family))
         }
-        V::Foreign(_) | V::Instance(_) | V::Object { .. } | V::FnValue => {
+        V::Foreign(_) | V::Instance(_) | V::Constructed(_) | V::Object { .. } | V::FnValue => {
             Decision::Refuse(Reason::DynamicCallee)
         }
         V::Unknown(Reason::NoDeclaration) if e.family == Family::WrittenType => Decision::Unresolved,
         V::Unknown(r) => Decision::Refuse(r),
     }
+}
+
+/// A module used as a value that is called or constructed: its `module.exports`
+/// / `export =`, through modules that forward another's (`module.exports =
+/// require('./impl')`). Anything else is itself.
+fn whole_module(cx: &Cx, mut e: Ev) -> Ev {
+    for _ in 0..8 {
+        let V::Module(f) = e.v else { return e };
+        e = export_of(cx, f, EXPORT_EQUALS, BUDGET);
+    }
+    e
 }
 
 // ----- the rules ---------------------------------------------------------------------------
@@ -1110,18 +1144,34 @@ fn super_constructor(cx: &Cx, file: u32, call: &Call) -> Decision {
     let Some(class) = enclosing_class(cx, &site) else {
         return Decision::Refuse(Reason::ReceiverTypeUnknown);
     };
-    match base_class(cx, class) {
-        Some(Ok(base)) => match place_construction(cx, base) {
-            Decision::Place(p) => Decision::Place(relabel(p, Family::Inheritance)),
-            d => d,
-        },
-        Some(Err(symbol)) => Decision::Place(Placement::outside(
-            OutsideKind::ForeignType,
-            format!("{symbol}.constructor"),
-            Family::ForeignType,
-        )),
-        None => Decision::Refuse(Reason::ReceiverTypeUnknown),
+    // tsc binds the constructor the base inherits when it declares none: up the
+    // chain to the first class that declares one, or out of the tree.
+    let mut cur = class;
+    for _ in 0..32 {
+        match base_class(cx, cur) {
+            Some(Ok(base)) if cx.index.members(base, "constructor").is_empty() => {
+                if cx.index.decl(base).bases.is_empty() {
+                    return Decision::Place(Placement::in_tree(vec![base], Family::Inheritance));
+                }
+                cur = base;
+            }
+            Some(Ok(base)) => {
+                return match place_construction(cx, base) {
+                    Decision::Place(p) => Decision::Place(relabel(p, Family::Inheritance)),
+                    d => d,
+                }
+            }
+            Some(Err(symbol)) => {
+                return Decision::Place(Placement::outside(
+                    OutsideKind::ForeignType,
+                    format!("{symbol}.constructor"),
+                    Family::ForeignType,
+                ))
+            }
+            None => return Decision::Refuse(Reason::ReceiverTypeUnknown),
+        }
     }
+    Decision::Refuse(Reason::ReceiverTypeUnknown)
 }
 
 fn relabel(p: Placement, family: Family) -> Placement {
