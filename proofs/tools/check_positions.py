@@ -34,6 +34,15 @@ JAVA_METHOD = re.compile(
 GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
 GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
 GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
+TS_DECL = [
+    re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface)\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?="),
+    re.compile(r"^\s*(?:(?:public|private|protected|static|async|abstract|readonly|override)\s+)*(#?[A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\("),
+    re.compile(r"^\s*([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?(?:function\b|\()"),
+    re.compile(r"^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*="),
+    re.compile(r"^\s*[A-Za-z_$][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\()"),
+]
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
 
 
@@ -46,6 +55,14 @@ def declared_names(lang, text):
             names.add(m.group(1))
         if re.search(r"\blambda\b", text):
             names.add("lambda")
+        return names
+    if lang == "typescript":
+        # a function, class, interface, const/let/var, method, object-literal or
+        # exports property, a function written onto an object or a prototype
+        for pattern in TS_DECL:
+            m = pattern.match(text)
+            if m and m.group(1) not in JAVA_NOT_DECL:
+                names.add(m.group(1))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
@@ -102,6 +119,8 @@ def check_case(path):
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
     entry = {"python": "main.py", "go": "main.go"}.get(lang, "Main.java")
+    if lang == "typescript":
+        entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
         problems.append(f"{entry} missing")
     sites = exp.get("sites", [])
@@ -176,7 +195,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "typescript")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0
