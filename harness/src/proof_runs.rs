@@ -227,16 +227,14 @@ fn build_and_run_typescript(
     bound: Duration,
 ) -> (Step, Result<oracles::Finished, Outcome>) {
     if !copy.join("main.ts").is_file() {
-        return (Step::NotNeeded, node.command(copy).arg("main.js").timeout(bound).run());
+        return (
+            Step::NotNeeded,
+            node.command(copy).arg("main.js").timeout(bound).run(),
+        );
     }
     let tsc = match pinned_tsc(&case.dir) {
         Ok(tsc) => tsc,
-        Err(outcome) => {
-            return (
-                Step::Skipped(outcome.to_string()),
-                Err(outcome),
-            )
-        }
+        Err(outcome) => return (Step::Skipped(outcome.to_string()), Err(outcome)),
     };
     let mut sources = Vec::new();
     if let Err(e) = sources_with(copy, copy, "ts", &mut sources) {

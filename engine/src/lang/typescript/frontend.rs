@@ -61,7 +61,12 @@ pub const PROTOTYPE: &str = "prototype.";
 /// A type the model does not spell (union, intersection, mapped, conditional).
 pub const OPAQUE: &str = "(opaque)";
 
-pub fn extract(language: Language, path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
+pub fn extract(
+    language: Language,
+    path: &str,
+    source: &[u8],
+    tree: &tree_sitter::Tree,
+) -> FileFacts {
     let mut x = Extractor::new(language, path, source);
     x.walk(tree.root_node(), 0);
     let mut facts = x.facts;
@@ -265,7 +270,12 @@ impl<'s> Extractor<'s> {
         )
     }
 
-    fn in_scope<T>(&mut self, kind: ScopeKind, owner: Option<DeclIdx>, f: impl FnOnce(&mut Self) -> T) -> T {
+    fn in_scope<T>(
+        &mut self,
+        kind: ScopeKind,
+        owner: Option<DeclIdx>,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
         let saved = (self.scope, self.owner);
         self.scope = self.push_scope(kind, owner);
         if owner.is_some() {
@@ -306,7 +316,12 @@ impl<'s> Extractor<'s> {
                 Shape::Unknown
             }
             "function_declaration" | "generator_function_declaration" | "function_signature" => {
-                if let Some(idx) = self.function_like(node, node.child_by_field_name("name"), DeclKind::Function, d) {
+                if let Some(idx) = self.function_like(
+                    node,
+                    node.child_by_field_name("name"),
+                    DeclKind::Function,
+                    d,
+                ) {
                     let line = 0;
                     let name = self.facts.decls[idx as usize].name.clone();
                     self.bind(&name, line, BindingValue::Decl(idx));
@@ -364,8 +379,9 @@ impl<'s> Extractor<'s> {
                 }
                 Shape::Unknown
             }
-            "statement_block" | "for_statement" | "while_statement" | "do_statement" | "switch_case"
-            | "switch_default" | "if_statement" | "else_clause" | "try_statement" | "finally_clause" => {
+            "statement_block" | "for_statement" | "while_statement" | "do_statement"
+            | "switch_case" | "switch_default" | "if_statement" | "else_clause"
+            | "try_statement" | "finally_clause" => {
                 self.in_scope(ScopeKind::Block, None, |x| x.walk_children(node, d));
                 Shape::Unknown
             }
@@ -452,7 +468,9 @@ impl<'s> Extractor<'s> {
                 self.decorator(node, d);
                 Shape::Unknown
             }
-            "identifier" | "shorthand_property_identifier" => Shape::Name(self.text(node).to_string()),
+            "identifier" | "shorthand_property_identifier" => {
+                Shape::Name(self.text(node).to_string())
+            }
             "this" => Shape::Name("this".into()),
             "super" => Shape::Name("super".into()),
             "string" | "template_string" => {
@@ -520,13 +538,17 @@ impl<'s> Extractor<'s> {
                                 self.bind_from(&spec, DEFAULT, &alias, line);
                             }
                             "namespace_import" => {
-                                if let Some(id) = named_children(part).find(|n| n.kind() == "identifier") {
+                                if let Some(id) =
+                                    named_children(part).find(|n| n.kind() == "identifier")
+                                {
                                     let alias = self.text(id).to_string();
                                     self.bind_module(&spec, &alias, line);
                                 }
                             }
                             "named_imports" => {
-                                for s in named_children(part).filter(|n| n.kind() == "import_specifier") {
+                                for s in
+                                    named_children(part).filter(|n| n.kind() == "import_specifier")
+                                {
                                     let Some(name) = s.child_by_field_name("name") else {
                                         continue;
                                     };
@@ -555,7 +577,7 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    fn from_import(&mut self, spec: &str, name: &str, alias: &str, line: u32) -> u32 {
+    fn named_import(&mut self, spec: &str, name: &str, alias: &str, line: u32) -> u32 {
         self.add_import(
             line,
             ImportKind::From {
@@ -578,7 +600,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn bind_from(&mut self, spec: &str, name: &str, alias: &str, line: u32) {
-        let i = self.from_import(spec, name, alias, line);
+        let i = self.named_import(spec, name, alias, line);
         self.bind(alias, line, BindingValue::Import(i));
     }
 
@@ -600,8 +622,8 @@ impl<'s> Extractor<'s> {
             let before = self.facts.scopes[self.scope as usize].bindings.len();
             self.walk(decl, d);
             // Every name the declaration bound at module level is exported.
-            let bound: Vec<(String, BindingValue)> = self.facts.scopes[self.scope as usize].bindings
-                [before..]
+            let bound: Vec<(String, BindingValue)> = self.facts.scopes[self.scope as usize]
+                .bindings[before..]
                 .iter()
                 .map(|b| (b.name.clone(), b.value.clone()))
                 .collect();
@@ -610,7 +632,11 @@ impl<'s> Extractor<'s> {
                     BindingValue::Decl(_) => value,
                     _ => BindingValue::Value(ValueExpr::Name(name.clone())),
                 };
-                let exported = if is_default { DEFAULT.to_string() } else { name };
+                let exported = if is_default {
+                    DEFAULT.to_string()
+                } else {
+                    name
+                };
                 self.export(&exported, line, value);
             }
             return;
@@ -637,14 +663,21 @@ impl<'s> Extractor<'s> {
                             .unwrap_or_else(|| self.text(name).to_string());
                         let alias = s
                             .child_by_field_name("alias")
-                            .map(|a| self.string_value(a).unwrap_or_else(|| self.text(a).to_string()))
+                            .map(|a| {
+                                self.string_value(a)
+                                    .unwrap_or_else(|| self.text(a).to_string())
+                            })
                             .unwrap_or_else(|| name.clone());
                         match &source {
                             Some(spec) => {
-                                let i = self.from_import(spec, &name, &alias, line);
+                                let i = self.named_import(spec, &name, &alias, line);
                                 self.export(&alias, line, BindingValue::Import(i));
                             }
-                            None => self.export(&alias, line, BindingValue::Value(ValueExpr::Name(name))),
+                            None => self.export(
+                                &alias,
+                                line,
+                                BindingValue::Value(ValueExpr::Name(name)),
+                            ),
                         }
                     }
                 }
@@ -659,7 +692,11 @@ impl<'s> Extractor<'s> {
                 "identifier" if !is_default => {
                     // `export = X` in some grammar versions.
                     let name = self.text(c).to_string();
-                    self.export(EXPORT_EQUALS, line, BindingValue::Value(ValueExpr::Name(name)));
+                    self.export(
+                        EXPORT_EQUALS,
+                        line,
+                        BindingValue::Value(ValueExpr::Name(name)),
+                    );
                     saw_clause = true;
                 }
                 _ => {}
@@ -693,7 +730,13 @@ impl<'s> Extractor<'s> {
 
     /// A function, method, arrow or function expression: its declaration, parameters,
     /// return type and body. `name_node` names it; an anonymous one is `<lambdaN>`.
-    fn function_like(&mut self, node: Node, name_node: Option<Node>, kind: DeclKind, d: u32) -> Option<DeclIdx> {
+    fn function_like(
+        &mut self,
+        node: Node,
+        name_node: Option<Node>,
+        kind: DeclKind,
+        d: u32,
+    ) -> Option<DeclIdx> {
         let (name, at) = match name_node {
             Some(n) => (self.property_name(n), n),
             None => {
@@ -794,11 +837,14 @@ impl<'s> Extractor<'s> {
                 "required_parameter" | "optional_parameter" => (
                     p.child_by_field_name("pattern")
                         .or_else(|| p.child_by_field_name("name")),
-                    p.child_by_field_name("type").and_then(|t| self.annotation(t)),
+                    p.child_by_field_name("type")
+                        .and_then(|t| self.annotation(t)),
                     p.kind() == "optional_parameter" || p.child_by_field_name("value").is_some(),
                 ),
                 "assignment_pattern" => (p.child_by_field_name("left"), None, true),
-                "identifier" | "rest_pattern" | "object_pattern" | "array_pattern" => (Some(p), None, false),
+                "identifier" | "rest_pattern" | "object_pattern" | "array_pattern" => {
+                    (Some(p), None, false)
+                }
                 _ => continue,
             };
             let Some(pattern) = pattern else { continue };
@@ -850,7 +896,13 @@ impl<'s> Extractor<'s> {
     }
 
     /// A class (declaration or expression), named by its own name or by what holds it.
-    fn class_named(&mut self, node: Node, name_node: Option<Node>, holder: Option<Node>, d: u32) -> Option<DeclIdx> {
+    fn class_named(
+        &mut self,
+        node: Node,
+        name_node: Option<Node>,
+        holder: Option<Node>,
+        d: u32,
+    ) -> Option<DeclIdx> {
         let at = name_node.or(holder);
         let name = match at {
             Some(n) => self.text(n).to_string(),
@@ -927,8 +979,6 @@ impl<'s> Extractor<'s> {
                     // Accessors are read, not called: not members a call reaches.
                     if children(member).any(|c| matches!(c.kind(), "get" | "set")) {
                         if let Some(b) = member.child_by_field_name("body") {
-                            let kind = DeclKind::Method;
-                            let _ = kind;
                             self.in_scope(ScopeKind::Block, None, |x| x.walk_children(b, d));
                         }
                         continue;
@@ -940,8 +990,8 @@ impl<'s> Extractor<'s> {
                         DeclKind::Method
                     };
                     let idx = self.function_like(member, Some(name), kind, d);
-                    if let (Some(idx), DeclKind::Constructor) = (idx, kind) {
-                        self.parameter_properties(class, member, idx);
+                    if let (Some(_), DeclKind::Constructor) = (idx, kind) {
+                        self.parameter_properties(class, member);
                     }
                 }
                 "public_field_definition" | "field_definition" | "property_signature" => {
@@ -959,14 +1009,14 @@ impl<'s> Extractor<'s> {
     }
 
     /// `constructor(private repo: Repo)`: a parameter property is a field.
-    fn parameter_properties(&mut self, class: DeclIdx, ctor: Node, _idx: DeclIdx) {
+    fn parameter_properties(&mut self, class: DeclIdx, ctor: Node) {
         let Some(list) = ctor.child_by_field_name("parameters") else {
             return;
         };
         for p in named_children(list) {
-            let is_property = named_children(p).any(|c| {
-                matches!(c.kind(), "accessibility_modifier" | "override_modifier")
-            }) || children(p).any(|c| c.kind() == "readonly");
+            let is_property = named_children(p)
+                .any(|c| matches!(c.kind(), "accessibility_modifier" | "override_modifier"))
+                || children(p).any(|c| c.kind() == "readonly");
             if !is_property {
                 continue;
             }
@@ -976,7 +1026,9 @@ impl<'s> Extractor<'s> {
             if pattern.kind() != "identifier" {
                 continue;
             }
-            let ty = p.child_by_field_name("type").and_then(|t| self.annotation(t));
+            let ty = p
+                .child_by_field_name("type")
+                .and_then(|t| self.annotation(t));
             let field = Field {
                 name: self.text(pattern).to_string(),
                 ty,
@@ -1005,12 +1057,17 @@ impl<'s> Extractor<'s> {
             self.decorator(dec, d);
         }
         let text = self.property_name(name);
-        let ty = member.child_by_field_name("type").and_then(|t| self.annotation(t));
+        let ty = member
+            .child_by_field_name("type")
+            .and_then(|t| self.annotation(t));
         let is_static = children(member).any(|c| c.kind() == "static");
         let value = member.child_by_field_name("value");
         let mut field_value = None;
         if let Some(v) = value {
-            if matches!(v.kind(), "arrow_function" | "function_expression" | "function") {
+            if matches!(
+                v.kind(),
+                "arrow_function" | "function_expression" | "function"
+            ) {
                 if let Some(idx) = self.function_like(v, Some(name), DeclKind::Method, d) {
                     self.facts.decls[idx as usize].is_static = is_static;
                 }
@@ -1019,7 +1076,10 @@ impl<'s> Extractor<'s> {
             field_value = Some(self.walk(v, d).value());
         }
         if member.kind() == "property_signature" {
-            if let Some(t) = ty.as_ref().filter(|t| t.path.first().is_some_and(|h| h == FUNCTION_TYPE)) {
+            if let Some(t) = ty
+                .as_ref()
+                .filter(|t| t.path.first().is_some_and(|h| h == FUNCTION_TYPE))
+            {
                 // `m: () => T` in an interface: calls of it reach the property.
                 let mut decl = self.new_decl(&text, DeclKind::Method, member, name);
                 decl.returns = t.args.first().cloned();
@@ -1089,22 +1149,24 @@ impl<'s> Extractor<'s> {
             return;
         };
         let line = line_of(node);
-        let ty = node.child_by_field_name("type").and_then(|t| self.annotation(t));
+        let ty = node
+            .child_by_field_name("type")
+            .and_then(|t| self.annotation(t));
         let value = node.child_by_field_name("value");
         if name.kind() == "identifier" {
             let text = self.text(name).to_string();
             let shape = match value {
-                Some(v) if matches!(v.kind(), "arrow_function" | "function_expression" | "function" | "generator_function") => {
-                    let own = v.child_by_field_name("name");
-                    // `const f = function g() {}`: tsc names the function by `f`'s declaration.
-                    let _ = own;
+                Some(v)
+                    if matches!(
+                        v.kind(),
+                        "arrow_function"
+                            | "function_expression"
+                            | "function"
+                            | "generator_function"
+                    ) =>
+                {
                     match self.function_like(v, Some(name), DeclKind::Function, d) {
                         Some(idx) => {
-                            if let Some(t) = &ty {
-                                if self.facts.decls[idx as usize].returns.is_none() {
-                                    let _ = t;
-                                }
-                            }
                             self.bind(&text, 0, BindingValue::Decl(idx));
                             return;
                         }
@@ -1112,7 +1174,9 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 Some(v) if v.kind() == "class" => {
-                    if let Some(idx) = self.class_named(v, v.child_by_field_name("name"), Some(name), d) {
+                    if let Some(idx) =
+                        self.class_named(v, v.child_by_field_name("name"), Some(name), d)
+                    {
                         self.bind(&text, 0, BindingValue::Decl(idx));
                         return;
                     }
@@ -1126,7 +1190,11 @@ impl<'s> Extractor<'s> {
                     self.this_holder = None;
                     if assigns_module_exports(v, self.src) {
                         // `var app = exports = module.exports = {}`: the module's export is app.
-                        self.export(EXPORT_EQUALS, line, BindingValue::Value(ValueExpr::Name(text.clone())));
+                        self.export(
+                            EXPORT_EQUALS,
+                            line,
+                            BindingValue::Value(ValueExpr::Name(text.clone())),
+                        );
                     }
                     shape
                 }
@@ -1142,7 +1210,9 @@ impl<'s> Extractor<'s> {
                     return;
                 }
                 Shape::Awaited(inner) if matches!(*inner, Shape::Module(_)) => {
-                    let Shape::Module(spec) = *inner else { unreachable!() };
+                    let Shape::Module(spec) = *inner else {
+                        unreachable!()
+                    };
                     self.bind_module(&spec, &text, line);
                     return;
                 }
@@ -1155,8 +1225,7 @@ impl<'s> Extractor<'s> {
                 },
                 None => BindingValue::Value(value),
             };
-            let at = if self.scope == 0 { line } else { line };
-            self.bind(&text, at, binding);
+            self.bind(&text, line, binding);
             return;
         }
         let shape = value.map(|v| self.walk(v, d)).unwrap_or(Shape::Unknown);
@@ -1245,8 +1314,10 @@ impl<'s> Extractor<'s> {
                         self.walk(kn, d);
                     }
                     let Some(v) = value else { continue };
-                    let shape = if matches!(v.kind(), "arrow_function" | "function_expression" | "function")
-                        && k.is_some()
+                    let shape = if matches!(
+                        v.kind(),
+                        "arrow_function" | "function_expression" | "function"
+                    ) && k.is_some()
                     {
                         self.this_holder = holder.clone();
                         match self.function_like(v, key, DeclKind::Function, d) {
@@ -1305,7 +1376,10 @@ impl<'s> Extractor<'s> {
 
     /// An assignment, which evaluates to its right side (`a = b = {}`).
     fn assignment(&mut self, node: Node, d: u32) -> Shape {
-        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+        let (Some(left), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
             self.walk_children(node, d);
             return Shape::Unknown;
         };
@@ -1324,10 +1398,15 @@ impl<'s> Extractor<'s> {
             "member_expression" => {
                 let path = self.member_path(left);
                 let prop = left.child_by_field_name("property");
-                let is_function = matches!(right.kind(), "arrow_function" | "function_expression" | "function");
+                let is_function = matches!(
+                    right.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                );
                 // `X.m = function () { this.n() }`: tsc reads `this` inside as X.
                 match (path.as_deref(), is_function) {
-                    (Some([object, _]), true) if !matches!(object.as_str(), "this" | "module" | "exports") => {
+                    (Some([object, _]), true)
+                        if !matches!(object.as_str(), "this" | "module" | "exports") =>
+                    {
                         self.this_holder = Some(TypeRef::simple(object));
                     }
                     // `F.prototype.m = function () {}`: `this` is an instance made by `new F()`.
@@ -1358,7 +1437,9 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 self.this_holder = None;
-                let Some(path) = path else { return Shape::Unknown };
+                let Some(path) = path else {
+                    return Shape::Unknown;
+                };
                 self.member_write(&path, shape.clone(), line);
                 shape
             }
@@ -1404,14 +1485,30 @@ impl<'s> Extractor<'s> {
                 let key = Key::Str(format!("{PROTOTYPE}{member}"));
                 let value = shape.value();
                 let scope = self.scope_binding(&object).unwrap_or(self.scope);
-                self.bind_in(scope, &object, line, BindingValue::Slot { key: Some(key), value });
+                self.bind_in(
+                    scope,
+                    &object,
+                    line,
+                    BindingValue::Slot {
+                        key: Some(key),
+                        value,
+                    },
+                );
             }
             [object, member] => {
                 let object = object.to_string();
                 let key = Key::Str(member.to_string());
                 let value = shape.value();
                 let scope = self.scope_binding(&object).unwrap_or(self.scope);
-                self.bind_in(scope, &object, line, BindingValue::Slot { key: Some(key), value });
+                self.bind_in(
+                    scope,
+                    &object,
+                    line,
+                    BindingValue::Slot {
+                        key: Some(key),
+                        value,
+                    },
+                );
             }
             _ => {}
         }
@@ -1554,8 +1651,16 @@ impl<'s> Extractor<'s> {
             .map(|t| named_children(t).count() as u32)
             .unwrap_or(0);
         let (callee, at, kind) = match function.kind() {
-            "identifier" => (Callee::Name(self.text(function).to_string()), function, CallKind::Call),
-            "super" => (Callee::Name("super".into()), function, CallKind::ConstructorChain),
+            "identifier" => (
+                Callee::Name(self.text(function).to_string()),
+                function,
+                CallKind::Call,
+            ),
+            "super" => (
+                Callee::Name("super".into()),
+                function,
+                CallKind::ConstructorChain,
+            ),
             "member_expression" => {
                 let prop = function.child_by_field_name("property");
                 let receiver = function
@@ -1583,7 +1688,9 @@ impl<'s> Extractor<'s> {
                     .unwrap_or(Receiver::Unknown);
                 match (key, index) {
                     // `a["m"]()` is the member call `a.m()`, named at the key.
-                    (Some(Key::Str(k)), Some(i)) => (Callee::Member { receiver, name: k }, i, CallKind::Call),
+                    (Some(Key::Str(k)), Some(i)) => {
+                        (Callee::Member { receiver, name: k }, i, CallKind::Call)
+                    }
                     (key, _) => {
                         if key.is_none() {
                             if let Some(i) = index {
@@ -1591,7 +1698,14 @@ impl<'s> Extractor<'s> {
                             }
                         }
                         let at = object.unwrap_or(function);
-                        (Callee::Subscript { base: receiver, key }, at, CallKind::Call)
+                        (
+                            Callee::Subscript {
+                                base: receiver,
+                                key,
+                            },
+                            at,
+                            CallKind::Call,
+                        )
                     }
                 }
             }
@@ -1601,7 +1715,14 @@ impl<'s> Extractor<'s> {
                     Shape::Call(i) => (Callee::Result(i), function, CallKind::Call),
                     Shape::Path(mut p) if p.len() > 1 => {
                         let name = p.pop().unwrap_or_default();
-                        (Callee::Member { receiver: Receiver::Path(p), name }, function, CallKind::Call)
+                        (
+                            Callee::Member {
+                                receiver: Receiver::Path(p),
+                                name,
+                            },
+                            function,
+                            CallKind::Call,
+                        )
                     }
                     Shape::Name(n) => (Callee::Name(n), function, CallKind::Call),
                     _ => (Callee::Dynamic, function, CallKind::Call),
@@ -1634,7 +1755,8 @@ impl<'s> Extractor<'s> {
             args,
             keyword_args: 0,
             keywords: Vec::new(),
-            has_splat: arguments.is_some_and(|a| named_children(a).any(|c| c.kind() == "spread_element")),
+            has_splat: arguments
+                .is_some_and(|a| named_children(a).any(|c| c.kind() == "spread_element")),
             type_args,
             wrote: self.wrote(function),
         };
@@ -1844,7 +1966,9 @@ impl<'s> Extractor<'s> {
     fn annotation(&self, node: Node) -> Option<TypeRef> {
         match node.kind() {
             "type_annotation" | "asserts_annotation" | "type_predicate_annotation" => {
-                named_children(node).next().and_then(|t| self.type_ref(t, 0))
+                named_children(node)
+                    .next()
+                    .and_then(|t| self.type_ref(t, 0))
             }
             _ => self.type_ref(node, 0),
         }
@@ -1886,14 +2010,17 @@ impl<'s> Extractor<'s> {
                 let mut t = self.type_ref(node.child_by_field_name("name")?, d)?;
                 if let Some(args) = node.child_by_field_name("type_arguments") {
                     t.args = named_children(args)
-                        .map(|a| self.type_ref(a, d).unwrap_or_else(|| TypeRef::simple("unknown")))
+                        .map(|a| {
+                            self.type_ref(a, d)
+                                .unwrap_or_else(|| TypeRef::simple("unknown"))
+                        })
                         .collect();
                 }
                 Some(t)
             }
-            "parenthesized_type" | "readonly_type" => {
-                named_children(node).next().and_then(|t| self.type_ref(t, d))
-            }
+            "parenthesized_type" | "readonly_type" => named_children(node)
+                .next()
+                .and_then(|t| self.type_ref(t, d)),
             "array_type" => {
                 let mut t = self.type_ref(named_children(node).next()?, d)?;
                 t.array = true;
@@ -1906,7 +2033,8 @@ impl<'s> Extractor<'s> {
                 flatten_union(node, &mut parts, 0);
                 for p in parts {
                     let t = self.type_ref(p, d)?;
-                    if matches!(t.last(), Some("null" | "undefined" | "void")) && t.path.len() == 1 {
+                    if matches!(t.last(), Some("null" | "undefined" | "void")) && t.path.len() == 1
+                    {
                         continue;
                     }
                     if found.replace(t).is_some() {
@@ -1941,10 +2069,15 @@ impl<'s> Extractor<'s> {
                 let object = self.type_ref(kids.next()?, d)?;
                 let key = kids.next()?;
                 let key = match key.kind() {
-                    "literal_type" => named_children(key).next().and_then(|s| self.string_value(s))?,
+                    "literal_type" => named_children(key)
+                        .next()
+                        .and_then(|s| self.string_value(s))?,
                     _ => return None,
                 };
-                Some(mk(vec![INDEXED.into()], vec![object, TypeRef::simple(&key)]))
+                Some(mk(
+                    vec![INDEXED.into()],
+                    vec![object, TypeRef::simple(&key)],
+                ))
             }
             _ => None,
         }
@@ -1955,7 +2088,9 @@ impl<'s> Extractor<'s> {
             return;
         }
         match node.kind() {
-            "identifier" | "type_identifier" | "property_identifier" => out.push(self.text(node).to_string()),
+            "identifier" | "type_identifier" | "property_identifier" => {
+                out.push(self.text(node).to_string())
+            }
             _ => {
                 for c in named_children(node) {
                     self.nested_path(c, out, depth + 1);

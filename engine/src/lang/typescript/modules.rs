@@ -8,9 +8,7 @@ use crate::index::TreeIndex;
 
 /// Extensions tried after a specifier that names no file as written, in
 /// TypeScript's order (declarations after sources).
-const EXTENSIONS: &[&str] = &[
-    "ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs",
-];
+const EXTENSIONS: &[&str] = &["ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 
 /// A relative (`./`, `../`) or root-absolute specifier; anything else is a package.
 pub fn is_relative(specifier: &str) -> bool {

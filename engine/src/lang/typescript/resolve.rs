@@ -12,7 +12,8 @@ use crate::facts::{
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
-    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, PROTOTYPE, STAR, TYPEOF,
+    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, PROTOTYPE, STAR,
+    TYPEOF,
 };
 use crate::lang::typescript::{modules, policy};
 use crate::lang::Language;
@@ -49,7 +50,10 @@ const RULES: &[Rule] = &[
 ];
 
 fn is_ts_family(l: Language) -> bool {
-    matches!(l, Language::TypeScript | Language::Tsx | Language::JavaScript)
+    matches!(
+        l,
+        Language::TypeScript | Language::Tsx | Language::JavaScript
+    )
 }
 
 impl LanguageResolver for TsResolver {
@@ -86,8 +90,22 @@ impl LanguageResolver for TsResolver {
         }
     }
 
-    fn resolve_ref(&self, _cx: &Cx, _file: u32, _r: &ValueRef) -> Option<Placement> {
-        None
+    /// A function passed by name (`register(onStart)`): the function the name holds.
+    fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
+        let Callee::Name(name) = &r.target else {
+            return None;
+        };
+        let site = Site {
+            file,
+            scope: r.scope,
+            line: r.line,
+            deferred: r.caller.is_some(),
+        };
+        let e = eval_name(cx, &site, name, BUDGET);
+        match e.v {
+            V::Func(f) => Some(Placement::in_tree(vec![f], e.family)),
+            _ => None,
+        }
     }
 
     /// `extends` and `implements` as written, resolved where the class is declared.
@@ -171,7 +189,9 @@ fn a_literal_contradicts(decl: &crate::facts::Decl, call: &Call) -> bool {
         }
         let literal = match lit {
             LiteralType::Str => "string",
-            LiteralType::Double | LiteralType::Int | LiteralType::Float | LiteralType::Long => "number",
+            LiteralType::Double | LiteralType::Int | LiteralType::Float | LiteralType::Long => {
+                "number"
+            }
             LiteralType::Bool => "boolean",
             _ => return false,
         };
@@ -268,8 +288,7 @@ fn lookup_binding<'a>(index: &'a TreeIndex, site: &Site, name: &str) -> Lookup<'
                 let before = sc
                     .named(name)
                     .filter(is_write)
-                    .filter(|b| b.line == 0 || b.line <= site.line)
-                    .last();
+                    .rfind(|b| b.line == 0 || b.line <= site.line);
                 return match before {
                     Some(b) => Lookup::Found(s, b),
                     None if later_read => Lookup::Found(s, first),
@@ -283,7 +302,13 @@ fn lookup_binding<'a>(index: &'a TreeIndex, site: &Site, name: &str) -> Lookup<'
 }
 
 /// Writes of `X.key = v` on the name X, in the scope that binds X.
-fn slots<'a>(index: &'a TreeIndex, file: u32, scope: ScopeIdx, name: &str, key: &str) -> Vec<&'a ValueExpr> {
+fn slots<'a>(
+    index: &'a TreeIndex,
+    file: u32,
+    scope: ScopeIdx,
+    name: &str,
+    key: &str,
+) -> Vec<&'a ValueExpr> {
     let facts = index.file(file);
     let Some(sc) = facts.scopes.get(scope as usize) else {
         return Vec::new();
@@ -364,7 +389,10 @@ fn eval_name(cx: &Cx, site: &Site, name: &str, budget: u32) -> Ev {
         Lookup::Found(scope, b) => eval_binding(cx, site, scope, b, budget - 1),
         Lookup::Ambiguous => unknown(Reason::LocalValue),
         Lookup::Nothing if policy::is_global_object(name) || policy::is_global_function(name) => {
-            ev(V::Outside(OutsideKind::Builtin, name.to_string()), Family::Builtin)
+            ev(
+                V::Outside(OutsideKind::Builtin, name.to_string()),
+                Family::Builtin,
+            )
         }
         Lookup::Nothing => unknown(Reason::NoDeclaration),
     }
@@ -400,7 +428,10 @@ fn eval_binding(cx: &Cx, site: &Site, scope: ScopeIdx, b: &Binding, budget: u32)
         },
         BindingValue::Value(v) => {
             let mut e = eval_value(cx, &here, v, budget);
-            if let V::Object { name, scope: at, .. } = &mut e.v {
+            if let V::Object {
+                name, scope: at, ..
+            } = &mut e.v
+            {
                 if name.is_none() {
                     *name = Some(b.name.clone());
                     *at = scope;
@@ -497,10 +528,19 @@ fn this_value(cx: &Cx, site: &Site) -> Ev {
     while let Some(d) = cur {
         let decl = &facts.decls[d as usize];
         if decl.kind.is_type() {
-            return ev(V::Instance(Eid { file: site.file, decl: d }), Family::OwnType);
+            return ev(
+                V::Instance(Eid {
+                    file: site.file,
+                    decl: d,
+                }),
+                Family::OwnType,
+            );
         }
         if matches!(decl.kind, DeclKind::Method | DeclKind::Constructor) {
-            let class = cx.index.enclosing_type(Eid { file: site.file, decl: d });
+            let class = cx.index.enclosing_type(Eid {
+                file: site.file,
+                decl: d,
+            });
             return match class {
                 Some(c) if decl.is_static => ev(V::Class(c), Family::OwnType),
                 Some(c) => ev(V::Instance(c), Family::OwnType),
@@ -572,7 +612,10 @@ fn follow_import(cx: &Cx, file: u32, i: u32, budget: u32) -> Ev {
             match modules::resolve_specifier(cx.index, &facts.path, spec) {
                 Some(f) => ev(V::Module(f), Family::Import),
                 None if modules::is_relative(spec) => unknown(Reason::NoDeclaration),
-                None => ev(V::Outside(specifier_kind(spec), spec.to_string()), Family::ExternalImport),
+                None => ev(
+                    V::Outside(specifier_kind(spec), spec.to_string()),
+                    Family::ExternalImport,
+                ),
             }
         }
         ImportKind::From { module, name, .. } => {
@@ -586,7 +629,10 @@ fn follow_import(cx: &Cx, file: u32, i: u32, budget: u32) -> Ev {
                     } else {
                         format!("{spec}.{name}")
                     };
-                    ev(V::Outside(specifier_kind(spec), symbol), Family::ExternalImport)
+                    ev(
+                        V::Outside(specifier_kind(spec), symbol),
+                        Family::ExternalImport,
+                    )
                 }
             }
         }
@@ -659,7 +705,9 @@ fn exported(cx: &Cx, site: &Site, b: &Binding, budget: u32) -> Ev {
         BindingValue::Value(ValueExpr::Name(n)) => {
             let e = eval_name(cx, site, n, budget);
             match e.v {
-                V::Func(_) | V::Class(_) | V::Module(_) | V::Object { .. } => ev(e.v, Family::Import),
+                V::Func(_) | V::Class(_) | V::Module(_) | V::Object { .. } => {
+                    ev(e.v, Family::Import)
+                }
                 _ => e,
             }
         }
@@ -683,7 +731,9 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
                 return v;
             }
             match find_member(cx, cx.index.file(c.file).language, c, name) {
-                MemberLookup::Found { decls, .. } => member_value(cx, decls[0], Family::QualifiedPath),
+                MemberLookup::Found { decls, .. } => {
+                    member_value(cx, decls[0], Family::QualifiedPath)
+                }
                 _ => unknown(Reason::ReceiverTypeUnknown),
             }
         }
@@ -736,7 +786,10 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
                     };
                 }
             }
-            let hit = entries.iter().rev().find(|(k, _)| matches!(k, Key::Str(s) if s == name));
+            let hit = entries
+                .iter()
+                .rev()
+                .find(|(k, _)| matches!(k, Key::Str(s) if s == name));
             match hit {
                 Some((_, v)) => {
                     let site = Site {
@@ -761,7 +814,10 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
         }
         V::Instance(t) => instance_member(cx, t, name, e.family, budget),
         V::Outside(kind, symbol) => ev(V::Outside(kind, format!("{symbol}.{name}")), e.family),
-        V::Foreign(t) => ev(V::Outside(OutsideKind::ForeignType, format!("{t}.{name}")), Family::ForeignType),
+        V::Foreign(t) => ev(
+            V::Outside(OutsideKind::ForeignType, format!("{t}.{name}")),
+            Family::ForeignType,
+        ),
         V::FnValue => unknown(Reason::DynamicCallee),
         V::Unknown(Reason::Refused) => unknown(Reason::Refused),
         V::Unknown(_) => unknown(Reason::ReceiverTypeUnknown),
@@ -773,8 +829,14 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
 fn instance_member(cx: &Cx, t: Eid, name: &str, family: Family, budget: u32) -> Ev {
     let language = cx.index.file(t.file).language;
     match find_member(cx, language, t, name) {
-        MemberLookup::Found { decls, inherited, .. } => {
-            let fam = if inherited { Family::Inheritance } else { family };
+        MemberLookup::Found {
+            decls, inherited, ..
+        } => {
+            let fam = if inherited {
+                Family::Inheritance
+            } else {
+                family
+            };
             return member_value(cx, decls[0], fam);
         }
         MemberLookup::MaybeOutside => {
@@ -791,7 +853,8 @@ fn instance_member(cx: &Cx, t: Eid, name: &str, family: Family, budget: u32) -> 
             let decl = cx.index.decl(t);
             // A type of a TypeScript file declares every member it has; JavaScript
             // classes gain members at run time.
-            if cx.index.file(t.file).language == Language::JavaScript || decl.kind == DeclKind::Enum {
+            if cx.index.file(t.file).language == Language::JavaScript || decl.kind == DeclKind::Enum
+            {
                 unknown(Reason::ReceiverTypeUnknown)
             } else {
                 ev(V::Unknown(Reason::NoDeclaration), Family::WrittenType)
@@ -927,14 +990,18 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
             };
         }
         INDEXED => {
-            let (Some(object), Some(key)) = (ty.args.first(), ty.args.get(1).and_then(|k| k.last())) else {
+            let (Some(object), Some(key)) =
+                (ty.args.first(), ty.args.get(1).and_then(|k| k.last()))
+            else {
                 return V::Unknown(Reason::ReceiverTypeUnknown);
             };
             return match resolve_type(cx, site, object, budget - 1) {
-                V::Instance(t) => match instance_member(cx, t, key, Family::WrittenType, budget - 1).v {
-                    V::Func(_) => V::FnValue,
-                    v => v,
-                },
+                V::Instance(t) => {
+                    match instance_member(cx, t, key, Family::WrittenType, budget - 1).v {
+                        V::Func(_) => V::FnValue,
+                        v => v,
+                    }
+                }
                 _ => V::Unknown(Reason::ReceiverTypeUnknown),
             };
         }
@@ -947,10 +1014,17 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
         match lookup(cx.index, site, name) {
             Some((_, b)) => {
                 return match &b.value {
-                    BindingValue::Decl(d) => {
-                        named_type(cx, Eid { file: site.file, decl: *d }, ty, budget)
-                    }
-                    BindingValue::Import(i) => match follow_import(cx, site.file, *i, budget - 1).v {
+                    BindingValue::Decl(d) => named_type(
+                        cx,
+                        Eid {
+                            file: site.file,
+                            decl: *d,
+                        },
+                        ty,
+                        budget,
+                    ),
+                    BindingValue::Import(i) => match follow_import(cx, site.file, *i, budget - 1).v
+                    {
                         V::Class(c) => named_type(cx, c, ty, budget),
                         V::Outside(_, symbol) => V::Foreign(symbol),
                         _ => V::Unknown(Reason::ReceiverTypeUnknown),
@@ -992,7 +1066,12 @@ fn named_type(cx: &Cx, t: Eid, _written: &TypeRef, budget: u32) -> V {
     let decl = cx.index.decl(t);
     if decl.kind == DeclKind::Interface {
         if let Some(aliased) = &decl.returns {
-            return resolve_type(cx, &Site::of_decl(cx.index, t), aliased, budget.saturating_sub(1));
+            return resolve_type(
+                cx,
+                &Site::of_decl(cx.index, t),
+                aliased,
+                budget.saturating_sub(1),
+            );
         }
     }
     if decl.kind.is_type() {
@@ -1039,7 +1118,8 @@ fn a_call_result(cx: &Cx, file: u32, ci: u32) -> Ev {
 /// `await f()`: what the promise f's declared return type holds (`Promise<T>` → T).
 fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
     let inner = &cx.index.file(file).calls[ci as usize];
-    let crate::resolve::Resolution::Placed(p) = crate::resolve::run_rules(cx, file, inner, None) else {
+    let crate::resolve::Resolution::Placed(p) = crate::resolve::run_rules(cx, file, inner, None)
+    else {
         return unknown(Reason::ReceiverTypeUnknown);
     };
     let Some(target) = p.named().or_else(|| p.single()) else {
@@ -1069,7 +1149,11 @@ fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
 fn place_function(cx: &Cx, f: Eid, family: Family) -> Decision {
     let group = cx.index.same_qualified_name(f);
     let has_signatures = group.len() > 1 && group.iter().any(|&g| cx.index.decl(g).body.is_none());
-    let targets = if has_signatures { group.to_vec() } else { vec![f] };
+    let targets = if has_signatures {
+        group.to_vec()
+    } else {
+        vec![f]
+    };
     Decision::Place(Placement::in_tree(targets, family))
 }
 
@@ -1117,7 +1201,9 @@ fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
         V::Foreign(_) | V::Instance(_) | V::Constructed(_) | V::Object { .. } | V::FnValue => {
             Decision::Refuse(Reason::DynamicCallee)
         }
-        V::Unknown(Reason::NoDeclaration) if e.family == Family::WrittenType => Decision::Unresolved,
+        V::Unknown(Reason::NoDeclaration) if e.family == Family::WrittenType => {
+            Decision::Unresolved
+        }
         V::Unknown(r) => Decision::Refuse(r),
     }
 }
@@ -1253,7 +1339,9 @@ fn member_call(cx: &Cx, file: u32, call: &Call) -> Decision {
             match base_class(cx, class) {
                 Some(Ok(base)) => {
                     return match find_member(cx, cx.index.file(base.file).language, base, name) {
-                        MemberLookup::Found { decls, .. } => place_function(cx, decls[0], Family::Inheritance),
+                        MemberLookup::Found { decls, .. } => {
+                            place_function(cx, decls[0], Family::Inheritance)
+                        }
                         MemberLookup::MaybeOutside => Decision::Refuse(Reason::ReceiverTypeUnknown),
                         MemberLookup::NotFound => Decision::Unresolved,
                     }
