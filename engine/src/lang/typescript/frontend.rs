@@ -1075,7 +1075,7 @@ impl<'s> Extractor<'s> {
             }
             field_value = Some(self.walk(v, d).value());
         }
-        if member.kind() == "property_signature" {
+        if matches!(member.kind(), "property_signature" | "public_field_definition") {
             if let Some(t) = ty
                 .as_ref()
                 .filter(|t| t.path.first().is_some_and(|h| h == FUNCTION_TYPE))

@@ -41,12 +41,43 @@ fn join(dir: &str, rel: &str) -> Option<String> {
 /// The file of the tree a specifier written in `from` (a root-relative path) names.
 pub fn resolve_specifier(index: &TreeIndex, from: &str, specifier: &str) -> Option<u32> {
     if !is_relative(specifier) {
-        return None;
+        return workspace_package(index, specifier);
     }
     let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     let base = join(dir, specifier)?;
+    resolve_path(index, &base, specifier.ends_with('/'))
+}
+
+/// A bare specifier naming a package of the tree's own workspace: `@scope/name`
+/// or `name` (and their subpaths) as `packages/<name>/src/…` or `packages/<name>/…`,
+/// the monorepo layout tsconfig `paths` map such specifiers to. Anything else is a
+/// package outside the tree.
+pub fn workspace_package(index: &TreeIndex, specifier: &str) -> Option<u32> {
+    let mut parts = specifier.split('/');
+    let first = parts.next()?;
+    let name = if first.starts_with('@') { parts.next()? } else { first };
+    let sub: Vec<&str> = parts.collect();
+    if name.is_empty() || name.starts_with('.') {
+        return None;
+    }
+    for root in [format!("packages/{name}/src"), format!("packages/{name}")] {
+        let base = if sub.is_empty() {
+            root
+        } else {
+            format!("{root}/{}", sub.join("/"))
+        };
+        if let Some(f) = resolve_path(index, &base, false) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// A root-relative path as a file, with an extension, or as a directory's index.
+fn resolve_path(index: &TreeIndex, base: &str, directory_only: bool) -> Option<u32> {
+    let base = base.to_string();
     let try_path = |p: &str| index.file_by_path(p);
-    if !specifier.ends_with('/') {
+    if !directory_only {
         if let Some(f) = try_path(&base) {
             return Some(f);
         }
