@@ -55,6 +55,9 @@ pub const TYPEOF: &str = "(typeof)";
 pub const INDEXED: &str = "(indexed)";
 /// Type head: a function type; its one arg is the return type.
 pub const FUNCTION_TYPE: &str = "(function)";
+/// The line of an opaque binding that records a write the engine cannot order
+/// (`x = v` from a closure, a second write): every read of the name abstains.
+pub const POISON_LINE: u32 = 0;
 /// Slot key prefix of a method written onto a constructor function's prototype
 /// (`F.prototype.m = f` is the slot `prototype.m` of F).
 pub const PROTOTYPE: &str = "prototype.";
@@ -162,6 +165,10 @@ struct Extractor<'s> {
     /// `const X = { m() {} }`): `this` inside it is X, as tsc reads JavaScript.
     /// (`is_self`: `F.prototype.m = function`, `this` is an instance made by `new F()`.)
     this_holder: Option<TypeRef>,
+    /// The names each scope declares (not slots), for assignments to find their variable.
+    declared: std::collections::HashMap<(ScopeIdx, String), BindingValue>,
+    /// Variables already given their value by an assignment after a bare declaration.
+    assigned: std::collections::HashSet<(ScopeIdx, String)>,
 }
 
 fn line_of(node: Node) -> u32 {
@@ -216,6 +223,8 @@ impl<'s> Extractor<'s> {
             cut: false,
             lambdas: 0,
             this_holder: None,
+            declared: Default::default(),
+            assigned: Default::default(),
         }
     }
 
@@ -233,6 +242,11 @@ impl<'s> Extractor<'s> {
     fn bind_in(&mut self, scope: ScopeIdx, name: &str, line: u32, value: BindingValue) {
         if name.is_empty() {
             return;
+        }
+        if !matches!(value, BindingValue::Slot { .. }) {
+            self.declared
+                .entry((scope, name.to_string()))
+                .or_insert_with(|| value.clone());
         }
         self.facts.scopes[scope as usize].bindings.push(Binding {
             name: name.to_string(),
@@ -800,6 +814,7 @@ impl<'s> Extractor<'s> {
                 );
             }
             if let Some(pn) = params_node {
+                x.destructured_parameters(pn);
                 x.parameter_defaults(pn, d);
             }
             if let Some(body) = body {
@@ -830,7 +845,8 @@ impl<'s> Extractor<'s> {
             .collect()
     }
 
-    fn parameters(&self, list: Node) -> Vec<Param> {
+    /// Each parameter's pattern, written type and whether it has a default, in order.
+    fn param_patterns<'t>(&self, list: Node<'t>) -> Vec<(Node<'t>, Option<TypeRef>, bool)> {
         let mut out = Vec::new();
         for p in named_children(list) {
             let (pattern, ty, has_default) = match p.kind() {
@@ -851,6 +867,14 @@ impl<'s> Extractor<'s> {
             if pattern.kind() == "this" {
                 continue;
             }
+            out.push((pattern, ty, has_default));
+        }
+        out
+    }
+
+    fn parameters(&self, list: Node) -> Vec<Param> {
+        let mut out = Vec::new();
+        for (pattern, ty, has_default) in self.param_patterns(list) {
             let (name, variadic) = match pattern.kind() {
                 "identifier" => (self.text(pattern).to_string(), false),
                 "rest_pattern" => (
@@ -872,6 +896,74 @@ impl<'s> Extractor<'s> {
             });
         }
         out
+    }
+
+    /// `({ onChange, label: text }: Props)`: each name a destructured parameter binds
+    /// holds the member of the parameter's written type (`Props["onChange"]`); an
+    /// untyped or nested pattern binds parameters nothing types.
+    fn destructured_parameters(&mut self, list: Node) {
+        for (index, (pattern, ty, _)) in self.param_patterns(list).into_iter().enumerate() {
+            if pattern.kind() != "object_pattern" && pattern.kind() != "array_pattern" {
+                continue;
+            }
+            let member_of = |key: &str| {
+                ty.as_ref().filter(|_| pattern.kind() == "object_pattern").map(|t| TypeRef {
+                    path: vec![INDEXED.to_string()],
+                    args: vec![t.clone(), TypeRef::simple(key)],
+                    is_self: false,
+                    array: false,
+                })
+            };
+            let mut names = Vec::new();
+            for p in named_children(pattern) {
+                match p.kind() {
+                    "shorthand_property_identifier_pattern" | "identifier" => {
+                        let n = self.text(p).to_string();
+                        names.push((n.clone(), member_of(&n)));
+                    }
+                    "object_assignment_pattern" => {
+                        if let Some(l) = p.child_by_field_name("left") {
+                            let n = self.text(l).to_string();
+                            names.push((n.clone(), member_of(&n)));
+                        }
+                    }
+                    "pair_pattern" => {
+                        let key = p.child_by_field_name("key").map(|k| self.property_name(k));
+                        match (key, p.child_by_field_name("value")) {
+                            (Some(k), Some(v)) if v.kind() == "identifier" => {
+                                names.push((self.text(v).to_string(), member_of(&k)));
+                            }
+                            (_, Some(v)) => self.collect_pattern_names(v, &mut names),
+                            _ => {}
+                        }
+                    }
+                    _ => self.collect_pattern_names(p, &mut names),
+                }
+            }
+            for (name, ty) in names {
+                self.bind(
+                    &name,
+                    0,
+                    BindingValue::Param {
+                        index: index as u32,
+                        ty,
+                    },
+                );
+            }
+        }
+    }
+
+    fn collect_pattern_names(&self, node: Node, out: &mut Vec<(String, Option<TypeRef>)>) {
+        match node.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                out.push((self.text(node).to_string(), None));
+            }
+            _ => {
+                for c in named_children(node) {
+                    self.collect_pattern_names(c, out);
+                }
+            }
+        }
     }
 
     /// Calls inside parameter defaults run in the function's scope.
@@ -1392,7 +1484,7 @@ impl<'s> Extractor<'s> {
                     Shape::Func(idx) | Shape::Class(idx) => ValueExpr::Lambda(idx),
                     s => s.value(),
                 };
-                self.bind(&name, line, BindingValue::Value(value));
+                self.assign_name(&name, line, value);
                 shape
             }
             "member_expression" => {
@@ -1512,6 +1604,39 @@ impl<'s> Extractor<'s> {
             }
             _ => {}
         }
+    }
+
+    /// `x = v`: the first value of a variable declared bare (`let x;`) in this
+    /// function is v from here on. Any other write — a second one, one to a
+    /// variable declared with a value, to an enclosing function's variable (a
+    /// closure runs whenever it is called), or to a name declared later (`var`
+    /// hoisting) or nowhere — leaves the variable's value unknown everywhere:
+    /// the write is recorded as an opaque binding on line 0 ([`POISON_LINE`]).
+    fn assign_name(&mut self, name: &str, line: u32, value: ValueExpr) {
+        let mut crossed = false;
+        let mut cur = Some(self.scope);
+        let mut function_scope = None;
+        while let Some(s) = cur {
+            let sc = &self.facts.scopes[s as usize];
+            if let Some(declared) = self.declared.get(&(s, name.to_string())) {
+                let bare = matches!(declared, BindingValue::Value(ValueExpr::Unknown));
+                if !crossed && bare && self.assigned.insert((s, name.to_string())) {
+                    self.bind_in(s, name, line, BindingValue::Value(value));
+                } else {
+                    self.bind_in(s, name, POISON_LINE, BindingValue::Opaque);
+                }
+                return;
+            }
+            if sc.kind == ScopeKind::Function || sc.parent.is_none() {
+                function_scope.get_or_insert(s);
+                if sc.kind == ScopeKind::Function {
+                    crossed = true;
+                }
+            }
+            cur = sc.parent;
+        }
+        let at = function_scope.unwrap_or(self.scope);
+        self.bind_in(at, name, POISON_LINE, BindingValue::Opaque);
     }
 
     /// The scope in whose chain `name` is bound (where a slot write on it belongs).
@@ -2012,7 +2137,7 @@ impl<'s> Extractor<'s> {
                     t.args = named_children(args)
                         .map(|a| {
                             self.type_ref(a, d)
-                                .unwrap_or_else(|| TypeRef::simple("unknown"))
+                                .unwrap_or_else(|| TypeRef::simple(OPAQUE))
                         })
                         .collect();
                 }
@@ -2055,7 +2180,7 @@ impl<'s> Extractor<'s> {
                 let ret = node
                     .child_by_field_name("return_type")
                     .and_then(|r| self.annotation(r))
-                    .unwrap_or_else(|| TypeRef::simple("unknown"));
+                    .unwrap_or_else(|| TypeRef::simple(OPAQUE));
                 Some(mk(vec![FUNCTION_TYPE.into()], vec![ret]))
             }
             "type_query" => {

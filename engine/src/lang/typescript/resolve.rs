@@ -12,8 +12,8 @@ use crate::facts::{
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
-    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, PROTOTYPE, STAR,
-    TYPEOF,
+    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, POISON_LINE, PROTOTYPE,
+    STAR, TYPEOF,
 };
 use crate::lang::typescript::{modules, policy};
 use crate::lang::Language;
@@ -271,6 +271,13 @@ fn lookup_binding<'a>(index: &'a TreeIndex, site: &Site, name: &str) -> Lookup<'
             return Lookup::Nothing;
         };
         if sc.kind != ScopeKind::Class {
+            // A write the frontend could not order makes every read unknown.
+            if let Some(poison) = sc
+                .named(name)
+                .find(|b| b.line == POISON_LINE && matches!(b.value, BindingValue::Opaque))
+            {
+                return Lookup::Found(s, poison);
+            }
             let mut writes = sc.named(name).filter(is_write);
             if let Some(first) = writes.next() {
                 let several = writes.next().is_some();
@@ -487,7 +494,14 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
         ValueExpr::CallResult(ci) => a_call_result(cx, site.file, *ci),
         ValueExpr::Element(inner) => match inner.as_ref() {
             ValueExpr::CallResult(ci) => awaited_call(cx, site.file, *ci),
-            other => eval_value(cx, site, other, budget - 1),
+            ValueExpr::Attribute { path } => awaited_field(cx, site, path, budget - 1),
+            other => match eval_value(cx, site, other, budget - 1) {
+                // What a promise resolves to is its type argument, not kept here.
+                Ev {
+                    v: V::Foreign(t), ..
+                } if t == "Promise" => unknown(Reason::ReceiverTypeUnknown),
+                e => e,
+            },
         },
         ValueExpr::Literal(l) => ev(
             V::Foreign(policy::literal_type_name(*l).to_string()),
@@ -995,13 +1009,10 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
             else {
                 return V::Unknown(Reason::ReceiverTypeUnknown);
             };
+            // `A["m"]`: the member's declaration (a method or function-typed
+            // property is what a call through such a value binds), or its type.
             return match resolve_type(cx, site, object, budget - 1) {
-                V::Instance(t) => {
-                    match instance_member(cx, t, key, Family::WrittenType, budget - 1).v {
-                        V::Func(_) => V::FnValue,
-                        v => v,
-                    }
-                }
+                V::Instance(t) => instance_member(cx, t, key, Family::WrittenType, budget - 1).v,
                 _ => V::Unknown(Reason::ReceiverTypeUnknown),
             };
         }
@@ -1034,6 +1045,10 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
             }
             None => {
                 return match name.as_str() {
+                    // Types with no members of their own to bind a call to.
+                    "any" | "unknown" | "never" | "object" | "void" | "undefined" | "null" => {
+                        V::Unknown(Reason::ReceiverTypeUnknown)
+                    }
                     "string" => V::Foreign("String".into()),
                     "number" => V::Foreign("Number".into()),
                     "boolean" => V::Foreign("Boolean".into()),
@@ -1041,7 +1056,11 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
                     n if policy::is_library_type(n) => V::Foreign(n.to_string()),
                     // A global type no file of the tree declares (`.d.ts` files
                     // are read) comes from the language's or an ambient library.
-                    n if !cx.index.declares_name(n) => V::Foreign(n.to_string()),
+                    // (A generic one — `ReturnType<typeof f>` — may wrap a type of
+                    // the tree: unknown.)
+                    n if !cx.index.declares_name(n) && ty.args.is_empty() => {
+                        V::Foreign(n.to_string())
+                    }
                     _ => V::Unknown(Reason::ReceiverTypeUnknown),
                 };
             }
@@ -1139,6 +1158,42 @@ fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
     match resolve_type(cx, &Site::of_decl(cx.index, target), inner_ty, BUDGET) {
         V::Unknown(r) => unknown(r),
         v => ev(v, Family::ReturnType),
+    }
+}
+
+/// `await a.b`: the field's written `Promise<T>` gives T; a field of another
+/// type is itself once awaited.
+fn awaited_field(cx: &Cx, site: &Site, path: &[String], budget: u32) -> Ev {
+    let Some((field, receiver)) = path.split_last() else {
+        return unknown(Reason::ReceiverTypeUnknown);
+    };
+    if receiver.is_empty() {
+        return match eval_name(cx, site, field, budget).v {
+            V::Foreign(t) if t == "Promise" => unknown(Reason::ReceiverTypeUnknown),
+            v => ev(v, Family::WrittenType),
+        };
+    }
+    let recv = eval_path(cx, site, receiver, budget);
+    let V::Instance(t) = recv.v else {
+        return unknown(Reason::ReceiverTypeUnknown);
+    };
+    let Some((owner, f)) = field_of(cx, t, field) else {
+        return unknown(Reason::ReceiverTypeUnknown);
+    };
+    let Some(ty) = f.ty.as_ref() else {
+        return unknown(Reason::ReceiverTypeUnknown);
+    };
+    let inner = match ty.last() {
+        Some("Promise" | "PromiseLike") if ty.path.len() == 1 => match ty.args.first() {
+            Some(t) => t,
+            None => return unknown(Reason::ReceiverTypeUnknown),
+        },
+        _ => ty,
+    };
+    match resolve_type(cx, &Site::of_decl(cx.index, owner), inner, budget) {
+        V::Unknown(r) => unknown(r),
+        V::FnValue => unknown(Reason::DynamicCallee),
+        v => ev(v, Family::WrittenType),
     }
 }
 
