@@ -907,12 +907,14 @@ impl<'s> Extractor<'s> {
                 continue;
             }
             let member_of = |key: &str| {
-                ty.as_ref().filter(|_| pattern.kind() == "object_pattern").map(|t| TypeRef {
-                    path: vec![INDEXED.to_string()],
-                    args: vec![t.clone(), TypeRef::simple(key)],
-                    is_self: false,
-                    array: false,
-                })
+                ty.as_ref()
+                    .filter(|_| pattern.kind() == "object_pattern")
+                    .map(|t| TypeRef {
+                        path: vec![INDEXED.to_string()],
+                        args: vec![t.clone(), TypeRef::simple(key)],
+                        is_self: false,
+                        array: false,
+                    })
             };
             let mut names = Vec::new();
             for p in named_children(pattern) {
@@ -1167,7 +1169,10 @@ impl<'s> Extractor<'s> {
             }
             field_value = Some(self.walk(v, d).value());
         }
-        if matches!(member.kind(), "property_signature" | "public_field_definition") {
+        if matches!(
+            member.kind(),
+            "property_signature" | "public_field_definition"
+        ) {
             if let Some(t) = ty
                 .as_ref()
                 .filter(|t| t.path.first().is_some_and(|h| h == FUNCTION_TYPE))

@@ -55,7 +55,11 @@ pub fn resolve_specifier(index: &TreeIndex, from: &str, specifier: &str) -> Opti
 pub fn workspace_package(index: &TreeIndex, specifier: &str) -> Option<u32> {
     let mut parts = specifier.split('/');
     let first = parts.next()?;
-    let name = if first.starts_with('@') { parts.next()? } else { first };
+    let name = if first.starts_with('@') {
+        parts.next()?
+    } else {
+        first
+    };
     let sub: Vec<&str> = parts.collect();
     if name.is_empty() || name.starts_with('.') {
         return None;

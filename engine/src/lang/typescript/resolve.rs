@@ -12,8 +12,8 @@ use crate::facts::{
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
-    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, POISON_LINE, PROTOTYPE,
-    STAR, TYPEOF,
+    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, POISON_LINE,
+    PROTOTYPE, STAR, TYPEOF,
 };
 use crate::lang::typescript::{modules, policy};
 use crate::lang::Language;
