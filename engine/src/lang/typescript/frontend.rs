@@ -902,11 +902,17 @@ impl<'s> Extractor<'s> {
     /// holds the member of the parameter's written type (`Props["onChange"]`); an
     /// untyped or nested pattern binds parameters nothing types.
     fn destructured_parameters(&mut self, list: Node) {
+        let inline = self.inline_object_types(list);
         for (index, (pattern, ty, _)) in self.param_patterns(list).into_iter().enumerate() {
             if pattern.kind() != "object_pattern" && pattern.kind() != "array_pattern" {
                 continue;
             }
+            // `({ a }: { a: T })`: the inline type's property types, by name.
+            let written: Vec<(String, TypeRef)> = inline.get(index).cloned().unwrap_or_default();
             let member_of = |key: &str| {
+                if let Some((_, t)) = written.iter().find(|(k, _)| k == key) {
+                    return Some(t.clone());
+                }
                 ty.as_ref()
                     .filter(|_| pattern.kind() == "object_pattern")
                     .map(|t| TypeRef {
@@ -953,6 +959,48 @@ impl<'s> Extractor<'s> {
                 );
             }
         }
+    }
+
+    /// Per parameter (in `param_patterns` order): the property types an inline
+    /// object type annotation writes (`{ onClose: () => void; app: App }`).
+    fn inline_object_types(&self, list: Node) -> Vec<Vec<(String, TypeRef)>> {
+        let mut out = Vec::new();
+        for p in named_children(list) {
+            let pattern = match p.kind() {
+                "required_parameter" | "optional_parameter" => p
+                    .child_by_field_name("pattern")
+                    .or_else(|| p.child_by_field_name("name")),
+                "assignment_pattern" | "identifier" | "rest_pattern" | "object_pattern"
+                | "array_pattern" => Some(p),
+                _ => None,
+            };
+            let Some(pattern) = pattern else { continue };
+            if pattern.kind() == "this" {
+                continue;
+            }
+            let object = p
+                .child_by_field_name("type")
+                .and_then(|t| named_children(t).next())
+                .filter(|t| t.kind() == "object_type");
+            let mut props = Vec::new();
+            if let Some(object) = object {
+                for m in named_children(object) {
+                    if m.kind() != "property_signature" {
+                        continue;
+                    }
+                    let (Some(name), Some(t)) = (
+                        m.child_by_field_name("name"),
+                        m.child_by_field_name("type")
+                            .and_then(|t| self.annotation(t)),
+                    ) else {
+                        continue;
+                    };
+                    props.push((self.property_name(name), t));
+                }
+            }
+            out.push(props);
+        }
+        out
     }
 
     fn collect_pattern_names(&self, node: Node, out: &mut Vec<(String, Option<TypeRef>)>) {
