@@ -29,8 +29,8 @@ use tree_sitter::Node;
 
 use crate::facts::{
     ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, Key, LiteralType, Param, Receiver, Scope,
-    ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
+    Decorator, Field, FileFacts, Import, ImportKind, Key, LiteralType, Param, Receiver,
+    ReturnValue, Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::lang::Language;
 
@@ -165,6 +165,8 @@ struct Extractor<'s> {
     /// `const X = { m() {} }`): `this` inside it is X, as tsc reads JavaScript.
     /// (`is_self`: `F.prototype.m = function`, `this` is an instance made by `new F()`.)
     this_holder: Option<TypeRef>,
+    /// Per function being walked: the values its own `return` statements return.
+    returns: Vec<Vec<ValueExpr>>,
     /// The names each scope declares (not slots), for assignments to find their variable.
     declared: std::collections::HashMap<(ScopeIdx, String), BindingValue>,
     /// Variables already given their value by an assignment after a bare declaration.
@@ -225,6 +227,7 @@ impl<'s> Extractor<'s> {
             this_holder: None,
             declared: Default::default(),
             assigned: Default::default(),
+            returns: Vec::new(),
         }
     }
 
@@ -424,6 +427,16 @@ impl<'s> Extractor<'s> {
                 Shape::Unknown
             }
             "assignment_expression" => self.assignment(node, d),
+            "return_statement" => {
+                let value = named_children(node)
+                    .find(|c| c.kind() != "comment")
+                    .map(|v| self.walk(v, d).value())
+                    .unwrap_or(ValueExpr::Unknown);
+                if let Some(r) = self.returns.last_mut() {
+                    r.push(value);
+                }
+                Shape::Unknown
+            }
             "call_expression" => self.call(node, d),
             "new_expression" => self.new_expression(node, d),
             "member_expression" => self.member(node, d),
@@ -817,11 +830,28 @@ impl<'s> Extractor<'s> {
                 x.destructured_parameters(pn);
                 x.parameter_defaults(pn, d);
             }
+            x.returns.push(Vec::new());
             if let Some(body) = body {
                 if body.kind() == "statement_block" {
                     x.walk_children(body, d);
                 } else {
-                    x.walk(body, d);
+                    let value = x.walk(body, d).value();
+                    if let Some(r) = x.returns.last_mut() {
+                        r.push(value);
+                    }
+                }
+            }
+            // One `return` of an object literal, a name or a function: what a
+            // call of the function yields (`useI18n()` → `{ t, langCode }`).
+            if let Some(mut returned) = x.returns.pop() {
+                if returned.len() == 1 {
+                    let v = returned.pop().expect("one");
+                    if matches!(
+                        v,
+                        ValueExpr::Dict(_) | ValueExpr::Name(_) | ValueExpr::Lambda(_)
+                    ) {
+                        x.facts.decls[idx as usize].returns_value = Some(ReturnValue::Value(v));
+                    }
                 }
             }
         });
@@ -1374,15 +1404,43 @@ impl<'s> Extractor<'s> {
             return;
         }
         let shape = value.map(|v| self.walk(v, d)).unwrap_or(Shape::Unknown);
-        let module = match shape {
-            Shape::Module(spec) => Some(spec),
-            Shape::Awaited(inner) => match *inner {
-                Shape::Module(spec) => Some(spec),
+        let module = match &shape {
+            Shape::Module(spec) => Some(spec.clone()),
+            Shape::Awaited(inner) => match inner.as_ref() {
+                Shape::Module(spec) => Some(spec.clone()),
                 _ => None,
             },
             _ => None,
         };
         match (name.kind(), module) {
+            ("object_pattern", None) => {
+                // `const { a, b: c } = v`: each name holds v's member of that key.
+                let base = shape.value();
+                for p in named_children(name) {
+                    let (key, target) = match p.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            (Some(self.text(p).to_string()), Some(p))
+                        }
+                        "pair_pattern" => (
+                            p.child_by_field_name("key").map(|k| self.property_name(k)),
+                            p.child_by_field_name("value")
+                                .filter(|v| v.kind() == "identifier"),
+                        ),
+                        _ => (None, None),
+                    };
+                    match (key, target) {
+                        (Some(k), Some(t)) => {
+                            let n = self.text(t).to_string();
+                            let value = ValueExpr::Subscript {
+                                base: Box::new(base.clone()),
+                                key: Key::Str(k),
+                            };
+                            self.bind(&n, line, BindingValue::Value(value));
+                        }
+                        _ => self.bind_pattern_opaque(p),
+                    }
+                }
+            }
             ("object_pattern", Some(spec)) => {
                 // `const {a, b: c} = require('m')` / `await import('m')`.
                 for p in named_children(name) {

@@ -154,7 +154,7 @@ impl LanguageResolver for TsResolver {
             .filter(|&c| cx.index.decl(c).body.is_none() && cx.index.decl(c).kind.is_callable())
             .collect();
         if signatures.is_empty() {
-            return match crate::resolve::run_rules(cx, file, call, None) {
+            return match nested_rules(cx, file, call) {
                 crate::resolve::Resolution::Placed(p) => match p.target() {
                     Target::InTree(t) if t.len() == 1 => Some(t[0]),
                     _ => None,
@@ -491,7 +491,26 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
             },
             Family::ValueFlow,
         ),
-        ValueExpr::CallResult(ci) => a_call_result(cx, site.file, *ci),
+        ValueExpr::CallResult(ci) => match a_call_result(cx, site.file, *ci) {
+            Ev {
+                v: V::Unknown(_), ..
+            } => returned_value(cx, site.file, *ci, budget - 1),
+            e => e,
+        },
+        // `const { a } = v`: v's member a.
+        ValueExpr::Subscript {
+            base,
+            key: Key::Str(k),
+        } => {
+            let b = eval_value(cx, site, base, budget - 1);
+            match member_of(cx, b, k, budget - 1) {
+                Ev {
+                    v: V::Func(f),
+                    family,
+                } if family == Family::QualifiedPath => ev(V::Func(f), Family::ValueFlow),
+                e => e,
+            }
+        }
         ValueExpr::Element(inner) => match inner.as_ref() {
             ValueExpr::CallResult(ci) => awaited_call(cx, site.file, *ci),
             ValueExpr::Attribute { path } => awaited_field(cx, site, path, budget - 1),
@@ -1134,11 +1153,56 @@ fn a_call_result(cx: &Cx, file: u32, ci: u32) -> Ev {
     }
 }
 
+thread_local! {
+    /// How deeply rules run inside rules (an awaited call, a returned value, an
+    /// overload told apart by its rules) on this thread.
+    static NESTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// At most this many rule runs inside one another: a function whose returned
+/// value reads another call's result (recursion included) stops here.
+const MAX_NESTED: u32 = 6;
+
+/// Run a call's rules from inside a rule, bounded by [`MAX_NESTED`].
+fn nested_rules(cx: &Cx, file: u32, call: &Call) -> crate::resolve::Resolution {
+    let depth = NESTED.with(|n| n.get());
+    if depth >= MAX_NESTED {
+        return crate::resolve::Resolution::Undetermined(Reason::LocalValue);
+    }
+    NESTED.with(|n| n.set(depth + 1));
+    let out = crate::resolve::run_rules(cx, file, call, None);
+    NESTED.with(|n| n.set(depth));
+    out
+}
+
+/// A call of a function with no written return type whose one `return` writes an
+/// object literal, a name or a function: that value, read in the function's body.
+fn returned_value(cx: &Cx, file: u32, ci: u32, budget: u32) -> Ev {
+    if budget == 0 {
+        return unknown(Reason::LocalValue);
+    }
+    let inner = &cx.index.file(file).calls[ci as usize];
+    let crate::resolve::Resolution::Placed(p) = nested_rules(cx, file, inner) else {
+        return unknown(Reason::LocalValue);
+    };
+    let Some(target) = p.single() else {
+        return unknown(Reason::LocalValue);
+    };
+    let decl = cx.index.decl(target);
+    // A written return type is what tsc binds a call of the result to.
+    if decl.returns.is_some() {
+        return unknown(Reason::LocalValue);
+    }
+    let Some(crate::facts::ReturnValue::Value(v)) = &decl.returns_value else {
+        return unknown(Reason::LocalValue);
+    };
+    eval_value(cx, &Site::of_decl(cx.index, target), v, budget - 1)
+}
+
 /// `await f()`: what the promise f's declared return type holds (`Promise<T>` → T).
 fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
     let inner = &cx.index.file(file).calls[ci as usize];
-    let crate::resolve::Resolution::Placed(p) = crate::resolve::run_rules(cx, file, inner, None)
-    else {
+    let crate::resolve::Resolution::Placed(p) = nested_rules(cx, file, inner) else {
         return unknown(Reason::ReceiverTypeUnknown);
     };
     let Some(target) = p.named().or_else(|| p.single()) else {
