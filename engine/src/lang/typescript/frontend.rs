@@ -1949,6 +1949,13 @@ impl<'s> Extractor<'s> {
                 let inner = self.walk(function, d);
                 match inner {
                     Shape::Call(i) => (Callee::Result(i), function, CallKind::Call),
+                    // `(function () { … })()`: the function expression is called
+                    // where it is written (bound under its own name to be found).
+                    Shape::Func(idx) => {
+                        let name = self.facts.decls[idx as usize].name.clone();
+                        self.bind(&name, 0, BindingValue::Decl(idx));
+                        (Callee::Name(name), function, CallKind::Call)
+                    }
                     Shape::Path(mut p) if p.len() > 1 => {
                         let name = p.pop().unwrap_or_default();
                         (

@@ -948,7 +948,9 @@ fn field_value(cx: &Cx, (owner, field): (Eid, crate::facts::Field), budget: u32)
         return unknown(Reason::ReceiverTypeUnknown);
     }
     match &field.value {
-        Some(v @ ValueExpr::New(_)) => eval_value(cx, &site, v, budget),
+        Some(v @ (ValueExpr::New(_) | ValueExpr::CallResult(_) | ValueExpr::Lambda(_))) => {
+            eval_value(cx, &site, v, budget)
+        }
         _ => unknown(Reason::ReceiverTypeUnknown),
     }
 }
