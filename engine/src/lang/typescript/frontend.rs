@@ -22,7 +22,7 @@
 //!   [`INDEXED`] and [`FUNCTION_TYPE`] spell `typeof X`, `A["m"]` and function
 //!   types as structure. A type alias is an `Interface` declaration whose
 //!   `returns` holds what it aliases (object-type aliases hold members instead).
-//! - `await e` is the awaited value: a `ValueExpr::Element` of e, and the
+//! - `await e` is the awaited value: the `Subscript` of e by the key [`AWAIT`], and the
 //!   segment [`AWAIT`] in a receiver path read after a call.
 
 use tree_sitter::Node;
@@ -145,7 +145,10 @@ impl Shape {
             Shape::Literal(l) => ValueExpr::Literal(l),
             Shape::Func(d) | Shape::Class(d) => ValueExpr::Lambda(d),
             Shape::Dict(entries) => ValueExpr::Dict(entries),
-            Shape::Awaited(inner) => ValueExpr::Element(Box::new(inner.value())),
+            Shape::Awaited(inner) => ValueExpr::Subscript {
+                base: Box::new(inner.value()),
+                key: Key::Str(AWAIT.to_string()),
+            },
             _ => ValueExpr::Unknown,
         }
     }
@@ -404,10 +407,22 @@ impl<'s> Extractor<'s> {
             }
             "for_in_statement" => {
                 self.in_scope(ScopeKind::Block, None, |x| {
-                    if let Some(left) = node.child_by_field_name("left") {
-                        x.bind_pattern_opaque(left);
+                    let right = node.child_by_field_name("right").map(|r| x.walk(r, d));
+                    let of = node
+                        .child_by_field_name("operator")
+                        .is_some_and(|o| x.text(o) == "of");
+                    let awaits = children(node).any(|c| c.kind() == "await");
+                    match (node.child_by_field_name("left"), right) {
+                        // `for (const x of xs)`: x is one element of what xs iterates.
+                        (Some(left), Some(r)) if of && !awaits && left.kind() == "identifier" => {
+                            let n = x.text(left).to_string();
+                            let value = ValueExpr::Element(Box::new(r.value()));
+                            x.bind(&n, line_of(left), BindingValue::Value(value));
+                        }
+                        (Some(left), _) => x.bind_pattern_opaque(left),
+                        _ => {}
                     }
-                    for field in ["right", "value", "body"] {
+                    for field in ["value", "body"] {
                         if let Some(c) = node.child_by_field_name(field) {
                             x.walk(c, d);
                         }

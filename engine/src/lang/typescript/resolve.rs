@@ -497,6 +497,38 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
             } => returned_value(cx, site.file, *ci, budget - 1),
             e => e,
         },
+        // `await v`: what v's written `Promise<T>` resolves to.
+        ValueExpr::Subscript {
+            base,
+            key: Key::Str(k),
+        } if k == AWAIT => match base.as_ref() {
+            ValueExpr::CallResult(ci) => awaited_call(cx, site.file, *ci),
+            other => match written_type_of(cx, site, other, budget - 1) {
+                Some((at, ty)) => {
+                    let inner = match ty.last() {
+                        Some("Promise" | "PromiseLike") if ty.path.len() == 1 => {
+                            match ty.args.first() {
+                                Some(t) => t.clone(),
+                                None => return unknown(Reason::ReceiverTypeUnknown),
+                            }
+                        }
+                        _ => ty,
+                    };
+                    match resolve_type(cx, &at, &inner, budget - 1) {
+                        V::Unknown(r) => unknown(r),
+                        V::FnValue => unknown(Reason::DynamicCallee),
+                        v => ev(v, Family::WrittenType),
+                    }
+                }
+                None => match eval_value(cx, site, other, budget - 1) {
+                    // What a promise resolves to is its type argument, not kept here.
+                    Ev {
+                        v: V::Foreign(t), ..
+                    } if t == "Promise" => unknown(Reason::ReceiverTypeUnknown),
+                    e => e,
+                },
+            },
+        },
         // `const { a } = v`: v's member a.
         ValueExpr::Subscript {
             base,
@@ -511,17 +543,7 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
                 e => e,
             }
         }
-        ValueExpr::Element(inner) => match inner.as_ref() {
-            ValueExpr::CallResult(ci) => awaited_call(cx, site.file, *ci),
-            ValueExpr::Attribute { path } => awaited_field(cx, site, path, budget - 1),
-            other => match eval_value(cx, site, other, budget - 1) {
-                // What a promise resolves to is its type argument, not kept here.
-                Ev {
-                    v: V::Foreign(t), ..
-                } if t == "Promise" => unknown(Reason::ReceiverTypeUnknown),
-                e => e,
-            },
-        },
+        ValueExpr::Element(inner) => an_element_of(cx, site, inner, budget - 1),
         ValueExpr::Literal(l) => ev(
             V::Foreign(policy::literal_type_name(*l).to_string()),
             Family::ForeignType,
@@ -1227,39 +1249,77 @@ fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
     }
 }
 
-/// `await a.b`: the field's written `Promise<T>` gives T; a field of another
-/// type is itself once awaited.
-fn awaited_field(cx: &Cx, site: &Site, path: &[String], budget: u32) -> Ev {
-    let Some((field, receiver)) = path.split_last() else {
-        return unknown(Reason::ReceiverTypeUnknown);
+/// `for (const x of xs)`: the element type of xs's written type (`T[]`,
+/// `Array<T>`, `ReadonlyArray<T>`, `Set<T>`, `Iterable<T>` → T).
+fn an_element_of(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
+    let Some((at, ty)) = written_type_of(cx, site, v, budget) else {
+        return unknown(Reason::LocalValue);
     };
-    if receiver.is_empty() {
-        return match eval_name(cx, site, field, budget).v {
-            V::Foreign(t) if t == "Promise" => unknown(Reason::ReceiverTypeUnknown),
-            v => ev(v, Family::WrittenType),
-        };
-    }
-    let recv = eval_path(cx, site, receiver, budget);
-    let V::Instance(t) = recv.v else {
-        return unknown(Reason::ReceiverTypeUnknown);
+    let element = if ty.array {
+        TypeRef {
+            array: false,
+            ..ty.clone()
+        }
+    } else {
+        match (ty.path.as_slice(), ty.args.as_slice()) {
+            ([c], [t])
+                if matches!(
+                    c.as_str(),
+                    "Array"
+                        | "ReadonlyArray"
+                        | "Set"
+                        | "ReadonlySet"
+                        | "Iterable"
+                        | "IterableIterator"
+                ) =>
+            {
+                t.clone()
+            }
+            _ => return unknown(Reason::LocalValue),
+        }
     };
-    let Some((owner, f)) = field_of(cx, t, field) else {
-        return unknown(Reason::ReceiverTypeUnknown);
-    };
-    let Some(ty) = f.ty.as_ref() else {
-        return unknown(Reason::ReceiverTypeUnknown);
-    };
-    let inner = match ty.last() {
-        Some("Promise" | "PromiseLike") if ty.path.len() == 1 => match ty.args.first() {
-            Some(t) => t,
-            None => return unknown(Reason::ReceiverTypeUnknown),
-        },
-        _ => ty,
-    };
-    match resolve_type(cx, &Site::of_decl(cx.index, owner), inner, budget) {
-        V::Unknown(r) => unknown(r),
-        V::FnValue => unknown(Reason::DynamicCallee),
+    match resolve_type(cx, &at, &element, budget) {
+        V::Unknown(_) | V::FnValue => unknown(Reason::LocalValue),
         v => ev(v, Family::WrittenType),
+    }
+}
+
+/// The type a value's declaration writes: a typed parameter or local, a field
+/// with a written type, a call's declared return type; with the site it is read at.
+fn written_type_of(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Option<(Site, TypeRef)> {
+    if budget == 0 {
+        return None;
+    }
+    match v {
+        ValueExpr::Name(n) => {
+            let (scope, b) = lookup(cx.index, site, n)?;
+            let at = Site { scope, ..*site };
+            match &b.value {
+                BindingValue::Param { ty: Some(t), .. } | BindingValue::Typed { ty: t, .. } => {
+                    Some((at, t.clone()))
+                }
+                BindingValue::Value(inner) => written_type_of(cx, &at, inner, budget - 1),
+                _ => None,
+            }
+        }
+        ValueExpr::Attribute { path } => {
+            let (field, receiver) = path.split_last()?;
+            let V::Instance(t) = eval_path(cx, site, receiver, budget).v else {
+                return None;
+            };
+            let (owner, f) = field_of(cx, t, field)?;
+            Some((Site::of_decl(cx.index, owner), f.ty?))
+        }
+        ValueExpr::CallResult(ci) => {
+            let inner = &cx.index.file(site.file).calls[*ci as usize];
+            let crate::resolve::Resolution::Placed(p) = nested_rules(cx, site.file, inner) else {
+                return None;
+            };
+            let target = p.named().or_else(|| p.single())?;
+            let returns = cx.index.decl(target).returns.clone()?;
+            Some((Site::of_decl(cx.index, target), returns))
+        }
+        _ => None,
     }
 }
 
