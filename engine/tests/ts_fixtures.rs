@@ -131,6 +131,23 @@ fn a_file_with_26000_functions_resolves_every_call() {
         .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
 }
 
+/// 26 000 functions written onto one object (`obj.fN = function`), each calling
+/// the previous one through it: every call is placed, and reading one member is a
+/// hash hit, not a scan of every member written onto the object.
+#[test]
+fn an_object_with_26000_assigned_functions_stays_linear() {
+    let mut text = String::from("var obj = {};\nobj.f0 = function () {};\n");
+    for i in 1..26_000 {
+        text.push_str(&format!(
+            "obj.f{i} = function () {{ obj.f{}(); }};\n",
+            i - 1
+        ));
+    }
+    let report = analyze_family(&[("slots.js".to_string(), text)]);
+    assert_eq!(report.calls.len(), 25_999);
+    assert!(report.calls.iter().all(|c| c.resolution == "in_tree"));
+}
+
 /// Expressions nested far past the walk's depth bound: the file is analysed, the
 /// cut is counted as a parse error, nothing overflows.
 #[test]

@@ -58,6 +58,16 @@ pub const FUNCTION_TYPE: &str = "(function)";
 /// The line of an opaque binding that records a write the engine cannot order
 /// (`x = v` from a closure, a second write): every read of the name abstains.
 pub const POISON_LINE: u32 = 0;
+/// The binding name a slot write `X.key = v` is recorded under (`X.key`; no
+/// identifier holds a dot, so it names nothing else), so reading one member of X
+/// is a hash hit, not a scan of every member written onto X.
+pub fn slot_name(object: &str, key: &Key) -> String {
+    match key {
+        Key::Str(k) => format!("{object}.{k}"),
+        Key::Int(i) => format!("{object}.{i}"),
+    }
+}
+
 /// Slot key prefix of a method written onto a constructor function's prototype
 /// (`F.prototype.m = f` is the slot `prototype.m` of F).
 pub const PROTOTYPE: &str = "prototype.";
@@ -172,6 +182,8 @@ struct Extractor<'s> {
     returns: Vec<Vec<ValueExpr>>,
     /// The names each scope declares (not slots), for assignments to find their variable.
     declared: std::collections::HashMap<(ScopeIdx, String), BindingValue>,
+    /// Variables whose writes are already recorded as unknowable (one marker each).
+    poisoned: std::collections::HashSet<(ScopeIdx, String)>,
     /// Variables already given their value by an assignment after a bare declaration.
     assigned: std::collections::HashSet<(ScopeIdx, String)>,
 }
@@ -230,6 +242,7 @@ impl<'s> Extractor<'s> {
             this_holder: None,
             declared: Default::default(),
             assigned: Default::default(),
+            poisoned: Default::default(),
             returns: Vec::new(),
         }
     }
@@ -1703,9 +1716,10 @@ impl<'s> Extractor<'s> {
                 let key = Key::Str(format!("{PROTOTYPE}{member}"));
                 let value = shape.value();
                 let scope = self.scope_binding(&object).unwrap_or(self.scope);
+                let name = slot_name(&object, &key);
                 self.bind_in(
                     scope,
-                    &object,
+                    &name,
                     line,
                     BindingValue::Slot {
                         key: Some(key),
@@ -1718,9 +1732,10 @@ impl<'s> Extractor<'s> {
                 let key = Key::Str(member.to_string());
                 let value = shape.value();
                 let scope = self.scope_binding(&object).unwrap_or(self.scope);
+                let name = slot_name(&object, &key);
                 self.bind_in(
                     scope,
-                    &object,
+                    &name,
                     line,
                     BindingValue::Slot {
                         key: Some(key),
@@ -1748,7 +1763,7 @@ impl<'s> Extractor<'s> {
                 let bare = matches!(declared, BindingValue::Value(ValueExpr::Unknown));
                 if !crossed && bare && self.assigned.insert((s, name.to_string())) {
                     self.bind_in(s, name, line, BindingValue::Value(value));
-                } else {
+                } else if self.poisoned.insert((s, name.to_string())) {
                     self.bind_in(s, name, POISON_LINE, BindingValue::Opaque);
                 }
                 return;
@@ -1762,7 +1777,9 @@ impl<'s> Extractor<'s> {
             cur = sc.parent;
         }
         let at = function_scope.unwrap_or(self.scope);
-        self.bind_in(at, name, POISON_LINE, BindingValue::Opaque);
+        if self.poisoned.insert((at, name.to_string())) {
+            self.bind_in(at, name, POISON_LINE, BindingValue::Opaque);
+        }
     }
 
     /// The scope in whose chain `name` is bound (where a slot write on it belongs).

@@ -12,8 +12,8 @@ use crate::facts::{
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
-    AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE, POISON_LINE,
-    PROTOTYPE, STAR, TYPEOF,
+    slot_name, AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE,
+    POISON_LINE, PROTOTYPE, STAR, TYPEOF,
 };
 use crate::lang::typescript::{modules, policy};
 use crate::lang::Language;
@@ -320,7 +320,7 @@ fn slots<'a>(
     let Some(sc) = facts.scopes.get(scope as usize) else {
         return Vec::new();
     };
-    sc.named(name)
+    sc.named(&slot_name(name, &Key::Str(key.to_string())))
         .filter_map(|b| match &b.value {
             BindingValue::Slot {
                 key: Some(Key::Str(k)),
