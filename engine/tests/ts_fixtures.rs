@@ -148,6 +148,23 @@ fn an_object_with_26000_assigned_functions_stays_linear() {
     assert!(report.calls.iter().all(|c| c.resolution == "in_tree"));
 }
 
+/// An object literal of 26 000 functions, each called through the object: every
+/// call is placed, and finding a member does not scan or copy the literal.
+#[test]
+fn an_object_literal_of_26000_functions_stays_linear() {
+    let mut text = String::from("const O = {\n");
+    for i in 0..26_000 {
+        text.push_str(&format!("  k{i}: function () {{ return {i}; }},\n"));
+    }
+    text.push_str("};\n");
+    for i in 0..26_000 {
+        text.push_str(&format!("O.k{i}();\n"));
+    }
+    let report = analyze_family(&[("object.js".to_string(), text)]);
+    assert_eq!(report.calls.len(), 26_000);
+    assert!(report.calls.iter().all(|c| c.resolution == "in_tree"));
+}
+
 /// Expressions nested far past the walk's depth bound: the file is analysed, the
 /// cut is counted as a parse error, nothing overflows.
 #[test]

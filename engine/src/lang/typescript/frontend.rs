@@ -1589,6 +1589,11 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
+        // Sorted by key, the last write of a repeated key kept (it is the one an
+        // object literal holds), so a member is found by binary search.
+        entries.reverse();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|later, earlier| later.0 == earlier.0);
         Shape::Dict(entries)
     }
 

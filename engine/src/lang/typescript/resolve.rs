@@ -335,7 +335,7 @@ fn slots<'a>(
 
 /// What an expression evaluates to.
 #[derive(Debug, Clone)]
-enum V {
+enum V<'a> {
     /// A function, arrow, method: callable.
     Func(Eid),
     /// A class, interface or enum as a value (its constructor and static members).
@@ -351,7 +351,7 @@ enum V {
     Object {
         file: u32,
         scope: ScopeIdx,
-        entries: Vec<(Key, ValueExpr)>,
+        entries: &'a [(Key, ValueExpr)],
         /// The name bound to it, whose slot writes (`o.m = f`) add members.
         name: Option<String>,
     },
@@ -366,16 +366,16 @@ enum V {
 
 /// A value with the family of the evidence that produced it.
 #[derive(Debug, Clone)]
-struct Ev {
-    v: V,
+struct Ev<'a> {
+    v: V<'a>,
     family: Family,
 }
 
-fn ev(v: V, family: Family) -> Ev {
+fn ev(v: V<'_>, family: Family) -> Ev<'_> {
     Ev { v, family }
 }
 
-fn unknown(r: Reason) -> Ev {
+fn unknown<'a>(r: Reason) -> Ev<'a> {
     ev(V::Unknown(r), Family::ValueFlow)
 }
 
@@ -388,7 +388,7 @@ fn specifier_kind(spec: &str) -> OutsideKind {
 }
 
 /// A name read at a site: its binding, or a global of the language.
-fn eval_name(cx: &Cx, site: &Site, name: &str, budget: u32) -> Ev {
+fn eval_name<'a>(cx: &Cx<'a>, site: &Site, name: &str, budget: u32) -> Ev<'a> {
     if budget == 0 {
         return unknown(Reason::LocalValue);
     }
@@ -405,7 +405,13 @@ fn eval_name(cx: &Cx, site: &Site, name: &str, budget: u32) -> Ev {
     }
 }
 
-fn eval_binding(cx: &Cx, site: &Site, scope: ScopeIdx, b: &Binding, budget: u32) -> Ev {
+fn eval_binding<'a>(
+    cx: &Cx<'a>,
+    site: &Site,
+    scope: ScopeIdx,
+    b: &'a Binding,
+    budget: u32,
+) -> Ev<'a> {
     let file = site.file;
     let here = Site { scope, ..*site };
     match &b.value {
@@ -450,7 +456,7 @@ fn eval_binding(cx: &Cx, site: &Site, scope: ScopeIdx, b: &Binding, budget: u32)
     }
 }
 
-fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
+fn eval_value<'a>(cx: &Cx<'a>, site: &Site, v: &'a ValueExpr, budget: u32) -> Ev<'a> {
     if budget == 0 {
         return unknown(Reason::LocalValue);
     }
@@ -486,7 +492,7 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
             V::Object {
                 file: site.file,
                 scope: site.scope,
-                entries: entries.clone(),
+                entries: entries.as_slice(),
                 name: None,
             },
             Family::ValueFlow,
@@ -553,7 +559,7 @@ fn eval_value(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
 }
 
 /// `a.b.c`: the root named, then one member at a time.
-fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> Ev {
+fn eval_path<'a>(cx: &Cx<'a>, site: &Site, path: &[String], budget: u32) -> Ev<'a> {
     let Some((root, rest)) = path.split_first() else {
         return unknown(Reason::ReceiverTypeUnknown);
     };
@@ -564,7 +570,7 @@ fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> Ev {
     cur
 }
 
-fn eval_root(cx: &Cx, site: &Site, root: &str, budget: u32) -> Ev {
+fn eval_root<'a>(cx: &Cx<'a>, site: &Site, root: &str, budget: u32) -> Ev<'a> {
     if root == "this" {
         return this_value(cx, site);
     }
@@ -573,7 +579,7 @@ fn eval_root(cx: &Cx, site: &Site, root: &str, budget: u32) -> Ev {
 
 /// `this` in a method (arrows see their enclosing method's): an instance of the
 /// enclosing class, or the class itself in a static method.
-fn this_value(cx: &Cx, site: &Site) -> Ev {
+fn this_value<'a>(cx: &Cx<'a>, site: &Site) -> Ev<'a> {
     let facts = cx.index.file(site.file);
     let Some(owner) = owner_of_scope(cx.index, site.file, site.scope) else {
         return unknown(Reason::ReceiverTypeUnknown);
@@ -649,7 +655,7 @@ fn owner_of_scope(index: &TreeIndex, file: u32, scope: ScopeIdx) -> Option<u32> 
 }
 
 /// An import: the export it names in a module of the tree, or outside.
-fn follow_import(cx: &Cx, file: u32, i: u32, budget: u32) -> Ev {
+fn follow_import<'a>(cx: &Cx<'a>, file: u32, i: u32, budget: u32) -> Ev<'a> {
     if budget == 0 {
         return unknown(Reason::LocalValue);
     }
@@ -657,7 +663,7 @@ fn follow_import(cx: &Cx, file: u32, i: u32, budget: u32) -> Ev {
     let Some(import) = facts.imports.get(i as usize) else {
         return unknown(Reason::LocalValue);
     };
-    let as_import = |e: Ev| match e.v {
+    let as_import = |e: Ev<'a>| match e.v {
         V::Outside(..) => e,
         v => ev(v, Family::Import),
     };
@@ -698,7 +704,7 @@ fn follow_import(cx: &Cx, file: u32, i: u32, budget: u32) -> Ev {
 /// What a module exports under a name: its export table, then (CommonJS under
 /// esModuleInterop) the whole `module.exports` for `default` or a member of it,
 /// then each `export * from`.
-fn export_of(cx: &Cx, file: u32, name: &str, budget: u32) -> Ev {
+fn export_of<'a>(cx: &Cx<'a>, file: u32, name: &str, budget: u32) -> Ev<'a> {
     if budget == 0 {
         return unknown(Reason::LocalValue);
     }
@@ -743,7 +749,7 @@ fn export_of(cx: &Cx, file: u32, name: &str, budget: u32) -> Ev {
     unknown(Reason::NoDeclaration)
 }
 
-fn exported(cx: &Cx, site: &Site, b: &Binding, budget: u32) -> Ev {
+fn exported<'a>(cx: &Cx<'a>, site: &Site, b: &'a Binding, budget: u32) -> Ev<'a> {
     match &b.value {
         BindingValue::Decl(d) => {
             let eid = Eid {
@@ -774,7 +780,7 @@ fn exported(cx: &Cx, site: &Site, b: &Binding, budget: u32) -> Ev {
 /// `value.name`: a module's export, a class's static member, a property
 /// assigned onto a function, an object literal's entry, an instance's method or
 /// field, a member of something outside.
-fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
+fn member_of<'a>(cx: &Cx<'a>, e: Ev<'a>, name: &str, budget: u32) -> Ev<'a> {
     if budget == 0 {
         return unknown(Reason::ReceiverTypeUnknown);
     }
@@ -841,10 +847,12 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
                     };
                 }
             }
+            // The frontend sorts an object literal's entries by key.
+            let key = Key::Str(name.to_string());
             let hit = entries
-                .iter()
-                .rev()
-                .find(|(k, _)| matches!(k, Key::Str(s) if s == name));
+                .binary_search_by(|(k, _)| k.cmp(&key))
+                .ok()
+                .map(|i| &entries[i]);
             match hit {
                 Some((_, v)) => {
                     let site = Site {
@@ -881,7 +889,7 @@ fn member_of(cx: &Cx, e: Ev, name: &str, budget: u32) -> Ev {
 
 /// A method or a field's value on an instance: own members under the receiver's
 /// family, inherited ones as `inheritance`; a field reads its written type.
-fn instance_member(cx: &Cx, t: Eid, name: &str, family: Family, budget: u32) -> Ev {
+fn instance_member<'a>(cx: &Cx<'a>, t: Eid, name: &str, family: Family, budget: u32) -> Ev<'a> {
     let language = cx.index.file(t.file).language;
     match find_member(cx, language, t, name) {
         MemberLookup::Found {
@@ -919,7 +927,7 @@ fn instance_member(cx: &Cx, t: Eid, name: &str, family: Family, budget: u32) -> 
 }
 
 /// A member declaration as a value: a method is callable, a nested type is a class.
-fn member_value(cx: &Cx, d: Eid, family: Family) -> Ev {
+fn member_value<'a>(cx: &Cx<'a>, d: Eid, family: Family) -> Ev<'a> {
     if cx.index.decl(d).kind.is_type() {
         ev(V::Class(d), family)
     } else {
@@ -928,7 +936,7 @@ fn member_value(cx: &Cx, d: Eid, family: Family) -> Ev {
 }
 
 /// The field of that name on the type or a base, with the type declaring it.
-fn field_of(cx: &Cx, t: Eid, name: &str) -> Option<(Eid, crate::facts::Field)> {
+fn field_of<'a>(cx: &Cx<'a>, t: Eid, name: &str) -> Option<(Eid, &'a crate::facts::Field)> {
     cx.hierarchy
         .depth_first(t)
         .into_iter()
@@ -939,11 +947,15 @@ fn field_of(cx: &Cx, t: Eid, name: &str) -> Option<(Eid, crate::facts::Field)> {
                 .fields
                 .iter()
                 .find(|f| f.name == name)
-                .map(|f| (ty, f.clone()))
+                .map(|f| (ty, f))
         })
 }
 
-fn field_value(cx: &Cx, (owner, field): (Eid, crate::facts::Field), budget: u32) -> Ev {
+fn field_value<'a>(
+    cx: &Cx<'a>,
+    (owner, field): (Eid, &'a crate::facts::Field),
+    budget: u32,
+) -> Ev<'a> {
     let site = Site {
         file: owner.file,
         scope: field.scope,
@@ -978,7 +990,7 @@ fn field_value(cx: &Cx, (owner, field): (Eid, crate::facts::Field), budget: u32)
 }
 
 /// `F.name = v` written onto a function or class in its own scope.
-fn slot_of(cx: &Cx, f: Eid, name: &str, budget: u32) -> Option<Ev> {
+fn slot_of<'a>(cx: &Cx<'a>, f: Eid, name: &str, budget: u32) -> Option<Ev<'a>> {
     let decl = cx.index.decl(f);
     let writes = slots(cx.index, f.file, decl.scope, &decl.name, name);
     let v = *writes.last()?;
@@ -1001,7 +1013,7 @@ fn slot_of(cx: &Cx, f: Eid, name: &str, budget: u32) -> Option<Ev> {
 // ----- types -------------------------------------------------------------------------------
 
 /// A written type: an instance of a type of the tree, of the library, or unknown.
-fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
+fn resolve_type<'a>(cx: &Cx<'a>, site: &Site, ty: &TypeRef, budget: u32) -> V<'a> {
     if budget == 0 {
         return V::Unknown(Reason::ReceiverTypeUnknown);
     }
@@ -1124,7 +1136,7 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> V {
 
 /// A type declaration named by a type: a class or interface's instance; a type
 /// alias reads what it aliases (an object-type alias is its own members).
-fn named_type(cx: &Cx, t: Eid, _written: &TypeRef, budget: u32) -> V {
+fn named_type<'a>(cx: &Cx<'a>, t: Eid, _written: &TypeRef, budget: u32) -> V<'a> {
     let decl = cx.index.decl(t);
     if decl.kind == DeclKind::Interface {
         if let Some(aliased) = &decl.returns {
@@ -1163,7 +1175,7 @@ fn type_param_in_scope(index: &TreeIndex, site: &Site, name: &str) -> bool {
 }
 
 /// What the previous round says a call returns.
-fn a_call_result(cx: &Cx, file: u32, ci: u32) -> Ev {
+fn a_call_result<'a>(cx: &Cx<'a>, file: u32, ci: u32) -> Ev<'a> {
     match cx.results.get(file, ci) {
         Some(Eval {
             val: Val::Instance(t),
@@ -1201,7 +1213,7 @@ fn nested_rules(cx: &Cx, file: u32, call: &Call) -> crate::resolve::Resolution {
 
 /// A call of a function with no written return type whose one `return` writes an
 /// object literal, a name or a function: that value, read in the function's body.
-fn returned_value(cx: &Cx, file: u32, ci: u32, budget: u32) -> Ev {
+fn returned_value<'a>(cx: &Cx<'a>, file: u32, ci: u32, budget: u32) -> Ev<'a> {
     if budget == 0 {
         return unknown(Reason::LocalValue);
     }
@@ -1224,7 +1236,7 @@ fn returned_value(cx: &Cx, file: u32, ci: u32, budget: u32) -> Ev {
 }
 
 /// `await f()`: what the promise f's declared return type holds (`Promise<T>` → T).
-fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
+fn awaited_call<'a>(cx: &Cx<'a>, file: u32, ci: u32) -> Ev<'a> {
     let inner = &cx.index.file(file).calls[ci as usize];
     let crate::resolve::Resolution::Placed(p) = nested_rules(cx, file, inner) else {
         return unknown(Reason::ReceiverTypeUnknown);
@@ -1251,7 +1263,7 @@ fn awaited_call(cx: &Cx, file: u32, ci: u32) -> Ev {
 
 /// `for (const x of xs)`: the element type of xs's written type (`T[]`,
 /// `Array<T>`, `ReadonlyArray<T>`, `Set<T>`, `Iterable<T>` → T).
-fn an_element_of(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Ev {
+fn an_element_of<'a>(cx: &Cx<'a>, site: &Site, v: &'a ValueExpr, budget: u32) -> Ev<'a> {
     let Some((at, ty)) = written_type_of(cx, site, v, budget) else {
         return unknown(Reason::LocalValue);
     };
@@ -1308,7 +1320,7 @@ fn written_type_of(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Option<(
                 return None;
             };
             let (owner, f) = field_of(cx, t, field)?;
-            Some((Site::of_decl(cx.index, owner), f.ty?))
+            Some((Site::of_decl(cx.index, owner), f.ty.clone()?))
         }
         ValueExpr::CallResult(ci) => {
             let inner = &cx.index.file(site.file).calls[*ci as usize];
@@ -1327,7 +1339,7 @@ fn written_type_of(cx: &Cx, site: &Site, v: &ValueExpr, budget: u32) -> Option<(
 
 /// A callable reached: every declaration sharing its qualified name when some
 /// of them are overload signatures (the overload pass names one), else itself.
-fn place_function(cx: &Cx, f: Eid, family: Family) -> Decision {
+fn place_function<'a>(cx: &Cx<'a>, f: Eid, family: Family) -> Decision {
     let group = cx.index.same_qualified_name(f);
     let has_signatures = group.len() > 1 && group.iter().any(|&g| cx.index.decl(g).body.is_none());
     let targets = if has_signatures {
@@ -1339,7 +1351,7 @@ fn place_function(cx: &Cx, f: Eid, family: Family) -> Decision {
 }
 
 /// `new C()`: C's constructor when it declares one, else the class.
-fn place_construction(cx: &Cx, c: Eid) -> Decision {
+fn place_construction<'a>(cx: &Cx<'a>, c: Eid) -> Decision {
     let ctors = cx.index.members(c, "constructor");
     match ctors.first() {
         Some(&ctor) => place_function(cx, ctor, Family::Construction),
@@ -1347,7 +1359,7 @@ fn place_construction(cx: &Cx, c: Eid) -> Decision {
     }
 }
 
-fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
+fn place_value<'a>(cx: &Cx<'a>, call: &Call, e: Ev<'a>) -> Decision {
     match e.v {
         // A module called or constructed: its `module.exports` / `export =`.
         V::Module(_) => {
@@ -1392,7 +1404,7 @@ fn place_value(cx: &Cx, call: &Call, e: Ev) -> Decision {
 /// A module used as a value that is called or constructed: its `module.exports`
 /// / `export =`, through modules that forward another's (`module.exports =
 /// require('./impl')`). Anything else is itself.
-fn whole_module(cx: &Cx, mut e: Ev) -> Ev {
+fn whole_module<'a>(cx: &Cx<'a>, mut e: Ev<'a>) -> Ev<'a> {
     for _ in 0..8 {
         let V::Module(f) = e.v else { return e };
         e = export_of(cx, f, EXPORT_EQUALS, BUDGET);
@@ -1403,7 +1415,7 @@ fn whole_module(cx: &Cx, mut e: Ev) -> Ev {
 // ----- the rules ---------------------------------------------------------------------------
 
 /// `super(...)` in a constructor: the base class's constructor (or the base).
-fn super_constructor(cx: &Cx, file: u32, call: &Call) -> Decision {
+fn super_constructor<'a>(cx: &Cx<'a>, file: u32, call: &Call) -> Decision {
     if call.kind != CallKind::ConstructorChain {
         return Decision::Pass;
     }
@@ -1474,7 +1486,7 @@ fn base_class(cx: &Cx, class: Eid) -> Option<Result<Eid, String>> {
 
 /// `f()`, `new C()`, `<Comp/>`, `@dec`: the name's binding in scope, followed
 /// through aliases and imports; a global of the language leaves the tree.
-fn bare_name(cx: &Cx, file: u32, call: &Call) -> Decision {
+fn bare_name<'a>(cx: &Cx<'a>, file: u32, call: &Call) -> Decision {
     let Callee::Name(name) = &call.callee else {
         return Decision::Pass;
     };
@@ -1501,7 +1513,7 @@ fn bare_name(cx: &Cx, file: u32, call: &Call) -> Decision {
 }
 
 /// `r.m()`, `new ns.C()`, `<ns.Comp/>`: the receiver evaluated, then its member.
-fn member_call(cx: &Cx, file: u32, call: &Call) -> Decision {
+fn member_call<'a>(cx: &Cx<'a>, file: u32, call: &Call) -> Decision {
     let Callee::Member { receiver, name } = &call.callee else {
         return Decision::Pass;
     };
@@ -1571,7 +1583,7 @@ fn mutated_import(cx: &Cx, site: &Site, path: &[String], name: &str) -> Option<D
 }
 
 /// `f()()`, `(cond ? a : b)()`, `table[k]()`: computed callees.
-fn computed_callee(_cx: &Cx, _file: u32, call: &Call) -> Decision {
+fn computed_callee<'a>(_cx: &Cx<'a>, _file: u32, call: &Call) -> Decision {
     match &call.callee {
         Callee::Result(_) | Callee::Dynamic | Callee::Subscript { .. } => {
             Decision::Refuse(Reason::DynamicCallee)
