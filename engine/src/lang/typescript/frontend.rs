@@ -181,7 +181,8 @@ struct Extractor<'s> {
     /// Per function being walked: the values its own `return` statements return.
     returns: Vec<Vec<ValueExpr>>,
     /// The names each scope declares (not slots), for assignments to find their variable.
-    declared: std::collections::HashMap<(ScopeIdx, String), BindingValue>,
+    /// (`true` for a bare declaration, `let x;`, whose first assignment gives it a value.)
+    declared: std::collections::HashMap<(ScopeIdx, String), bool>,
     /// Variables whose writes are already recorded as unknowable (one marker each).
     poisoned: std::collections::HashSet<(ScopeIdx, String)>,
     /// Variables already given their value by an assignment after a bare declaration.
@@ -263,9 +264,10 @@ impl<'s> Extractor<'s> {
             return;
         }
         if !matches!(value, BindingValue::Slot { .. }) {
+            let bare = matches!(value, BindingValue::Value(ValueExpr::Unknown));
             self.declared
                 .entry((scope, name.to_string()))
-                .or_insert_with(|| value.clone());
+                .or_insert(bare);
         }
         self.facts.scopes[scope as usize].bindings.push(Binding {
             name: name.to_string(),
@@ -1764,8 +1766,7 @@ impl<'s> Extractor<'s> {
         let mut function_scope = None;
         while let Some(s) = cur {
             let sc = &self.facts.scopes[s as usize];
-            if let Some(declared) = self.declared.get(&(s, name.to_string())) {
-                let bare = matches!(declared, BindingValue::Value(ValueExpr::Unknown));
+            if let Some(&bare) = self.declared.get(&(s, name.to_string())) {
                 if !crossed && bare && self.assigned.insert((s, name.to_string())) {
                     self.bind_in(s, name, line, BindingValue::Value(value));
                 } else if self.poisoned.insert((s, name.to_string())) {

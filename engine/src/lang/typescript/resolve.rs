@@ -544,8 +544,8 @@ fn eval_value<'a>(cx: &Cx<'a>, site: &Site, v: &'a ValueExpr, budget: u32) -> Ev
             match member_of(cx, b, k, budget - 1) {
                 Ev {
                     v: V::Func(f),
-                    family,
-                } if family == Family::QualifiedPath => ev(V::Func(f), Family::ValueFlow),
+                    family: Family::QualifiedPath,
+                } => ev(V::Func(f), Family::ValueFlow),
                 e => e,
             }
         }
