@@ -183,6 +183,8 @@ struct Extractor<'s> {
     /// The names each scope declares (not slots), for assignments to find their variable.
     /// (`true` for a bare declaration, `let x;`, whose first assignment gives it a value.)
     declared: std::collections::HashMap<(ScopeIdx, String), bool>,
+    /// Inline object types declared as anonymous interfaces, by syntax node.
+    anon_types: std::collections::HashMap<usize, String>,
     /// Variables whose writes are already recorded as unknowable (one marker each).
     poisoned: std::collections::HashSet<(ScopeIdx, String)>,
     /// Variables already given their value by an assignment after a bare declaration.
@@ -244,6 +246,7 @@ impl<'s> Extractor<'s> {
             declared: Default::default(),
             assigned: Default::default(),
             poisoned: Default::default(),
+            anon_types: Default::default(),
             returns: Vec::new(),
         }
     }
@@ -816,6 +819,9 @@ impl<'s> Extractor<'s> {
             .and_then(|r| self.annotation(r));
         decl.type_params = self.type_param_names(node);
         let params_node = node.child_by_field_name("parameters");
+        if let Some(list) = params_node {
+            self.declare_inline_types(list, d);
+        }
         let single = node.child_by_field_name("parameter");
         decl.params = match (params_node, single) {
             (Some(p), _) => self.parameters(p),
@@ -903,6 +909,34 @@ impl<'s> Extractor<'s> {
             .filter_map(|c| c.child_by_field_name("name"))
             .map(|n| self.text(n).to_string())
             .collect()
+    }
+
+    /// `(props: { onClose: () => void; app: App })`: an inline object type written
+    /// on a parameter becomes an anonymous interface `<typeN>` (bound at module
+    /// level under that name, which no identifier can spell) so the parameter's
+    /// members are found like a named interface's.
+    fn declare_inline_types(&mut self, list: Node, d: u32) {
+        for p in named_children(list) {
+            let Some(object) = p
+                .child_by_field_name("type")
+                .and_then(|t| named_children(t).next())
+                .filter(|t| t.kind() == "object_type")
+            else {
+                continue;
+            };
+            if self.anon_types.contains_key(&object.id()) {
+                continue;
+            }
+            self.lambdas += 1;
+            let name = format!("<type{}>", self.lambdas);
+            let decl = self.new_decl(&name, DeclKind::Interface, object, object);
+            let idx = self.push_decl(decl);
+            self.bind_in(0, &name, 0, BindingValue::Decl(idx));
+            self.anon_types.insert(object.id(), name);
+            self.in_scope(ScopeKind::Class, Some(idx), |x| {
+                x.class_body(idx, object, d)
+            });
+        }
     }
 
     /// Each parameter's pattern, written type and whether it has a default, in order.
@@ -2299,6 +2333,7 @@ impl<'s> Extractor<'s> {
                 }
                 Some(t)
             }
+            "object_type" => self.anon_types.get(&node.id()).map(|n| TypeRef::simple(n)),
             "parenthesized_type" | "readonly_type" => named_children(node)
                 .next()
                 .and_then(|t| self.type_ref(t, d)),
