@@ -217,6 +217,8 @@ impl<'a> TreeIndex<'a> {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }
+            // TypeScript and JavaScript modules are files, found by path.
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {}
         }
     }
 

@@ -36,6 +36,15 @@ GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
 GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
 RUST_FN = re.compile(r'^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|default)\s+|extern\s+"[^"]*"\s+)*fn\s+([A-Za-z_]\w*)')
 RUST_CLOSURE = re.compile(r"=\s*(?:move\s+)?\|[^|]*\|")
+TS_DECL = [
+    re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface)\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?="),
+    re.compile(r"^\s*(?:(?:public|private|protected|static|async|abstract|readonly|override)\s+)*(#?[A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\("),
+    re.compile(r"^\s*([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?(?:function\b|\()"),
+    re.compile(r"^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*="),
+    re.compile(r"^\s*[A-Za-z_$][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\()"),
+]
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
 
 
@@ -56,6 +65,14 @@ def declared_names(lang, text):
             names.add(m.group(1))
         if RUST_CLOSURE.search(text):
             names.add("lambda")
+        return names
+    if lang == "typescript":
+        # a function, class, interface, const/let/var, method, object-literal or
+        # exports property, a function written onto an object or a prototype
+        for pattern in TS_DECL:
+            m = pattern.match(text)
+            if m and m.group(1) not in JAVA_NOT_DECL:
+                names.add(m.group(1))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
@@ -112,6 +129,8 @@ def check_case(path):
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
     entry = {"python": "main.py", "go": "main.go", "rust": "main.rs"}.get(lang, "Main.java")
+    if lang == "typescript":
+        entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
         problems.append(f"{entry} missing")
     sites = exp.get("sites", [])
@@ -186,7 +205,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "typescript")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

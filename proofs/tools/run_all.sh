@@ -4,6 +4,9 @@
 #   python: python3 main.py              (cwd = the copy)
 #   java:   javac -d <tmp>/classes $(every *.java) ; java -cp <tmp>/classes Main
 #   rust:   rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs ; <tmp>/main
+#   typescript: node main.js, or for a main.ts case the pinned tsc
+#           (oracles/tsc/node_modules/.bin/tsc --outDir <tmp>/out --module commonjs
+#           --target es2020 ...) then node <tmp>/out/main.js
 # usage: proofs/tools/run_all.sh [CASE_DIR...]     (default: every case)
 # Prints one line per failing case and `N passed, M failed`; exit 0 when none failed.
 set -u
@@ -11,7 +14,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "$#" -gt 0 ]; then
   cases=("$@")
 else
-  mapfile -t cases < <(find "$here/python" "$here/java" "$here/rust" -mindepth 1 -maxdepth 1 -type d | sort)
+  mapfile -t cases < <(find "$here/python" "$here/java" "$here/rust" "$here/typescript" -mindepth 1 -maxdepth 1 -type d | sort)
 fi
 passed=0
 failed=0
@@ -44,6 +47,22 @@ for case in "${cases[@]}"; do
       if ! (cd "$copy/case" && timeout 60 rustc --edition 2021 -C opt-level=0 -o "$copy/main" main.rs 2>"$copy/stderr"); then
         why="build failed: $(head -n 5 "$copy/stderr")"
       elif ! (cd "$copy/case" && timeout 60 "$copy/main" >"$got" 2>"$copy/stderr"); then
+        why="run failed: $(tail -n 3 "$copy/stderr")"
+      fi
+      ;;
+    typescript)
+      tsc="$here/../oracles/tsc/node_modules/.bin/tsc"
+      if [ -f "$copy/case/main.ts" ]; then
+        if [ ! -x "$tsc" ]; then
+          why="tsc missing: run npm ci --prefix oracles/tsc"
+        elif ! (cd "$copy/case" && timeout 60 "$tsc" --outDir "$copy/out" --rootDir . --module commonjs \
+              --target es2020 --strict --esModuleInterop --skipLibCheck --types node \
+              --typeRoots "$here/../oracles/tsc/node_modules/@types" $(find . -name '*.ts' | sort) >"$copy/stderr" 2>&1); then
+          why="build failed: $(head -n 5 "$copy/stderr")"
+        elif ! (cd "$copy/case" && timeout 60 node "$copy/out/main.js" >"$got" 2>"$copy/stderr"); then
+          why="run failed: $(tail -n 3 "$copy/stderr")"
+        fi
+      elif ! (cd "$copy/case" && timeout 60 node main.js >"$got" 2>"$copy/stderr"); then
         why="run failed: $(tail -n 3 "$copy/stderr")"
       fi
       ;;

@@ -5,6 +5,7 @@ pub mod go;
 pub mod java;
 pub mod python;
 pub mod rust;
+pub mod typescript;
 
 use crate::facts::FileFacts;
 use crate::resolve::family::Family;
@@ -15,6 +16,9 @@ pub enum Language {
     Java,
     Go,
     Rust,
+    TypeScript,
+    Tsx,
+    JavaScript,
 }
 
 impl Language {
@@ -23,6 +27,9 @@ impl Language {
         Language::Java,
         Language::Go,
         Language::Rust,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::JavaScript,
     ];
 
     pub fn token(self) -> &'static str {
@@ -31,6 +38,9 @@ impl Language {
             Language::Java => "java",
             Language::Go => "go",
             Language::Rust => "rust",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::JavaScript => "javascript",
         }
     }
 
@@ -44,6 +54,11 @@ impl Language {
             Language::Java => &["java"],
             Language::Go => &["go"],
             Language::Rust => &["rs"],
+            // `.d.ts` files are read: they declare the types and functions the
+            // resolver follows (lang/typescript/README.md).
+            Language::TypeScript => &["ts", "mts", "cts"],
+            Language::Tsx => &["tsx"],
+            Language::JavaScript => &["js", "mjs", "cjs", "jsx"],
         }
     }
 
@@ -62,6 +77,9 @@ impl Language {
             Language::Java => java::policy::FAMILIES,
             Language::Go => go::policy::FAMILIES,
             Language::Rust => rust::policy::FAMILIES,
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::policy::FAMILIES
+            }
         }
     }
 
@@ -71,6 +89,9 @@ impl Language {
             Language::Java => tree_sitter_java::LANGUAGE.into(),
             Language::Go => tree_sitter_go::LANGUAGE.into(),
             Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
         }
     }
 
@@ -81,6 +102,9 @@ impl Language {
             Language::Java => java::frontend::extract(path, source, tree),
             Language::Go => go::frontend::extract(path, source, tree),
             Language::Rust => rust::frontend::extract(path, source, tree),
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::frontend::extract(self, path, source, tree)
+            }
         }
     }
 }
