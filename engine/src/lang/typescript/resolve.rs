@@ -1423,34 +1423,25 @@ fn super_constructor<'a>(cx: &Cx<'a>, file: u32, call: &Call) -> Decision {
     let Some(class) = enclosing_class(cx, &site) else {
         return Decision::Refuse(Reason::ReceiverTypeUnknown);
     };
-    // tsc binds the constructor the base inherits when it declares none: up the
-    // chain to the first class that declares one, or out of the tree.
-    let mut cur = class;
-    for _ in 0..32 {
-        match base_class(cx, cur) {
-            Some(Ok(base)) if cx.index.members(base, "constructor").is_empty() => {
-                if cx.index.decl(base).bases.is_empty() {
-                    return Decision::Place(Placement::in_tree(vec![base], Family::Inheritance));
-                }
-                cur = base;
-            }
-            Some(Ok(base)) => {
-                return match place_construction(cx, base) {
-                    Decision::Place(p) => Decision::Place(relabel(p, Family::Inheritance)),
-                    d => d,
-                }
-            }
-            Some(Err(symbol)) => {
-                return Decision::Place(Placement::outside(
-                    OutsideKind::ForeignType,
-                    format!("{symbol}.constructor"),
-                    Family::ForeignType,
-                ))
-            }
-            None => return Decision::Refuse(Reason::ReceiverTypeUnknown),
+    // A base that declares no constructor still has one, implicit: it runs the
+    // base's field initialisers before handing on up the chain. The call reaches
+    // the base class itself, as `new Base()` names the class line (tsc's symbol
+    // declaration), even where the chain later leaves the tree (`extends Error`).
+    match base_class(cx, class) {
+        Some(Ok(base)) if cx.index.members(base, "constructor").is_empty() => {
+            Decision::Place(Placement::in_tree(vec![base], Family::Inheritance))
         }
+        Some(Ok(base)) => match place_construction(cx, base) {
+            Decision::Place(p) => Decision::Place(relabel(p, Family::Inheritance)),
+            d => d,
+        },
+        Some(Err(symbol)) => Decision::Place(Placement::outside(
+            OutsideKind::ForeignType,
+            format!("{symbol}.constructor"),
+            Family::ForeignType,
+        )),
+        None => Decision::Refuse(Reason::ReceiverTypeUnknown),
     }
-    Decision::Refuse(Reason::ReceiverTypeUnknown)
 }
 
 fn relabel(p: Placement, family: Family) -> Placement {
