@@ -156,8 +156,18 @@ pub struct Decl {
     pub returns_value: Option<ReturnValue>,
     /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
-    /// Decorators / annotations, outermost first.
+    /// Decorators / annotations, outermost first. C++: the specifiers `virtual`,
+    /// `override` and `final` of a member function.
     pub decorators: Vec<Decorator>,
+    /// C and C++: the scope path the name is qualified by beyond its parent
+    /// declaration: the enclosing namespaces (`ns::inner`) and, for an out-of-line
+    /// member definition (`void ns::T::m() {}`), the written class path too.
+    /// Empty for every other language.
+    pub scope_path: Vec<String>,
+    /// C and C++: the declaration is visible only in its own file (and, for a
+    /// header, in the files that include it): `static` at file scope or a member of
+    /// an anonymous namespace.
+    pub file_local: bool,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -206,6 +216,8 @@ impl Decl {
             returns_value: None,
             type_params: Vec::new(),
             decorators: Vec::new(),
+            scope_path: Vec::new(),
+            file_local: false,
         }
     }
 
@@ -461,6 +473,19 @@ pub enum ImportKind {
     /// Go `import alias "a/b/c"`: the import path and the name it is bound to
     /// (`None` for `_` and `.` imports, which bind no name).
     GoPackage { path: String, name: Option<String> },
+    /// C/C++ `#include "a/b.h"` (`system` for `<a/b.h>`); `resolved` is the
+    /// tree-relative path of the file it names, when the tree has it (filled after
+    /// extraction, when every path of the tree is known).
+    CInclude {
+        path: String,
+        system: bool,
+        resolved: Option<String>,
+    },
+    /// C++ `using namespace a::b;` (a directive: every name of a::b becomes visible).
+    CppUsingNamespace { path: Vec<String> },
+    /// C++ `using a::b::f;` (a declaration: binds f to a::b::f) and
+    /// `using Alias = a::T;` / `typedef a::T Alias;` (alias then names the type).
+    CppUsing { path: Vec<String>, alias: String },
 }
 
 /// How a call site names what it calls.
@@ -498,6 +523,9 @@ pub enum Receiver {
     },
     /// Java `Outer.this`.
     QualifiedThis(String),
+    /// C++ `a::b::f()`: the scope path written before the last `::` (`["a", "b"]`);
+    /// empty for the global scope (`::f()`).
+    Scope(Vec<String>),
     Unknown,
 }
 

@@ -58,6 +58,7 @@ pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> 
     let mut facts = parse::extract_all(&found.files, &options.limits);
     lang::python::frontend::assign_module_names(&mut facts);
     lang::go::frontend::assign_package_paths(&mut facts, root);
+    lang::c::frontend::resolve_includes(&mut facts);
     Ok(Analysis {
         facts,
         file_meta,

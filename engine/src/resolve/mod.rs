@@ -214,6 +214,8 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         Language::Python => &crate::lang::python::resolve::PYTHON,
         Language::Java => &crate::lang::java::resolve::JAVA,
         Language::Go => &crate::lang::go::resolve::GO,
+        Language::C => &crate::lang::c::resolve::C,
+        Language::Cpp => &crate::lang::cpp::resolve::CPP,
     }
 }
 

@@ -1,0 +1,69 @@
+//! C: frontend (tree → FileFacts, shared with C++), the macro pre-pass (shared),
+//! policy (closed lists, rule order) and the rules only C has. See README.md.
+
+pub mod frontend;
+pub mod macros;
+pub mod policy;
+pub mod resolve;
+
+/// Whether a `.h` file's own content is C++: a line that starts, at top level,
+/// with what only C++ writes (`class X`, `namespace`, `template <`, `public:`,
+/// `using namespace`, `extern "C++"`) or a `::` scope outside comments and strings.
+pub fn header_says_cpp(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let mut in_comment = false;
+    for line in text.lines() {
+        let mut l = line.trim();
+        if in_comment {
+            match l.find("*/") {
+                Some(e) => {
+                    l = l[e + 2..].trim();
+                    in_comment = false;
+                }
+                None => continue,
+            }
+        }
+        if l.starts_with("/*") && !l.contains("*/") {
+            in_comment = true;
+            continue;
+        }
+        if l.starts_with('#') || l.starts_with("//") || l.starts_with('*') {
+            continue;
+        }
+        let starts = |w: &str| {
+            l.strip_prefix(w)
+                .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '<', '{', ':']))
+        };
+        if starts("namespace")
+            || starts("template")
+            || starts("public:")
+            || starts("private:")
+            || starts("protected:")
+            || l.starts_with("using namespace")
+            || l.starts_with("extern \"C++\"")
+            || (starts("class") && !l.contains(';'))
+        {
+            return true;
+        }
+        let code = l.split("//").next().unwrap_or("");
+        if code.contains("::") && !code.contains('"') {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn headers_say_cpp_by_what_only_cpp_writes() {
+        assert!(super::header_says_cpp(b"#pragma once\nnamespace a {\nint f();\n}\n"));
+        assert!(super::header_says_cpp(b"class Box {\n public:\n};\n"));
+        assert!(super::header_says_cpp(b"int x = std::max(1, 2);\n"));
+        assert!(!super::header_says_cpp(
+            b"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void); /* a::b */\n"
+        ));
+    }
+}

@@ -1,0 +1,767 @@
+//! C++ resolution: ordered rules mirroring what clang binds, each reading one
+//! kind of evidence. Names are looked up as C++ does — the caller's class (and its
+//! bases) first, then its namespaces from the innermost outwards, then the
+//! namespaces a `using namespace` opens — and land on the *definition* (an
+//! out-of-line `Box& Box::other()` is a member of `Box`, index.rs), except a
+//! virtual member, which lands on the member the static type declares (what
+//! clang's IR names for a virtual call). Receivers are typed by what the source
+//! writes: declarations, parameters, fields, `new T`, `T(…)`, `auto x = T(…)`,
+//! declared return types; smart pointers' `->` reaches the pointee.
+
+use crate::facts::{BindingValue, Call, CallKind, Callee, DeclKind, ImportKind, Receiver, TypeRef, ValueExpr, ValueRef};
+use crate::index::{Eid, TreeIndex};
+use crate::lang::c::policy as cpolicy;
+use crate::lang::c::resolve::{
+    definitions_visible_from, includes, is_definition, local_binding, outside_by_name,
+    resolve_ref_by_rules, Local, Visible,
+};
+use crate::lang::cpp::policy;
+use crate::lang::Language;
+use crate::resolve::family::{Family, OutsideKind, Reason};
+use crate::resolve::{
+    find_member, Cx, Decision, Eval, Hierarchy, LanguageResolver, MemberLookup, Placement, Rule,
+    Target, Val,
+};
+
+pub struct CppResolver;
+
+pub static CPP: CppResolver = CppResolver;
+
+const RULES: &[Rule] = &[
+    Rule {
+        name: "a_construction",
+        run: a_construction,
+    },
+    Rule {
+        name: "a_parameter_or_local",
+        run: a_parameter_or_local,
+    },
+    Rule {
+        name: "a_member_of_the_own_class",
+        run: a_member_of_the_own_class,
+    },
+    Rule {
+        name: "a_scoped_name",
+        run: a_scoped_name,
+    },
+    Rule {
+        name: "a_member_of_the_receivers_type",
+        run: a_member_of_the_receivers_type,
+    },
+    Rule {
+        name: "outside_the_tree",
+        run: outside_the_tree,
+    },
+];
+
+impl LanguageResolver for CppResolver {
+    fn rules(&self) -> &'static [Rule] {
+        RULES
+    }
+
+    /// A construction evaluates to an instance of its class; a function or method
+    /// to its declared return type.
+    fn call_result(&self, cx: &Cx, _file: u32, _call: &Call, placement: &Placement) -> Option<Eval> {
+        let Target::InTree(targets) = placement.target() else {
+            return None;
+        };
+        let target = *targets.first()?;
+        let decl = cx.index.decl(target);
+        if decl.kind.is_type() {
+            return Some(Eval::new(Val::Instance(target), Family::Construction));
+        }
+        if decl.kind == DeclKind::Constructor {
+            let class = cx.index.c_owner_type(target)?;
+            return Some(Eval::new(Val::Instance(class), Family::Construction));
+        }
+        let returns = decl.returns.as_ref()?;
+        match resolve_type(cx.index, target.file, Some(target), returns) {
+            Ty::InTree(t) => Some(Eval::new(Val::Instance(t), Family::ReturnType)),
+            Ty::Foreign(s) => Some(Eval::new(Val::ForeignInstance(s), Family::ReturnType)),
+            _ => None,
+        }
+    }
+
+    fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
+        resolve_ref_by_rules(cx, file, r, RULES)
+    }
+
+    fn bases(&self, index: &TreeIndex, ty: Eid) -> (Vec<Eid>, bool) {
+        let mut out = Vec::new();
+        let mut unknown = false;
+        for b in &index.decl(ty).bases {
+            match resolve_type(index, ty.file, Some(ty), b) {
+                Ty::InTree(t) if t != ty => out.push(t),
+                _ => unknown = true,
+            }
+        }
+        (out, unknown)
+    }
+
+    /// Depth-first, left to right: the first base that declares the name.
+    fn lookup_order(&self, hierarchy: &Hierarchy, ty: Eid) -> Vec<Eid> {
+        hierarchy.depth_first(ty)
+    }
+
+    fn pick_overload(&self, cx: &Cx, _file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+        match crate::resolve::overload::by_arity(cx, call, candidates, |_| false).as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}
+
+// ----- types -------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Ty {
+    InTree(Eid),
+    /// A type outside the tree (`std::string`), by its written path.
+    Foreign(String),
+    /// A number, a pointer to one, `void`.
+    Plain,
+    Unknown,
+}
+
+/// The scope paths a name written inside `ctx` is looked up in, innermost first:
+/// the enclosing classes and namespaces, then the global scope.
+fn enclosing_paths(index: &TreeIndex, ctx: Option<Eid>) -> Vec<Vec<String>> {
+    let mut full: Vec<String> = Vec::new();
+    if let Some(e) = ctx {
+        // The chain of parents up to the top-level declaration.
+        let file = index.file(e.file);
+        let mut chain = Vec::new();
+        let mut cur = Some(e.decl);
+        while let Some(d) = cur {
+            chain.push(d);
+            cur = file.decls[d as usize].parent;
+        }
+        chain.reverse();
+        if let Some(&top) = chain.first() {
+            full.extend(file.decls[top as usize].scope_path.iter().cloned());
+        }
+        for &d in &chain {
+            let decl = &file.decls[d as usize];
+            if decl.kind.is_type() {
+                full.push(decl.name.clone());
+            }
+        }
+    }
+    (0..=full.len()).rev().map(|n| full[..n].to_vec()).collect()
+}
+
+/// The namespaces `using namespace` opens in a file and its aliases (`using a::f;`,
+/// `using A = T;`, `typedef T A;`).
+fn usings(index: &TreeIndex, file: u32) -> (Vec<Vec<String>>, Vec<(String, Vec<String>)>) {
+    let mut dirs = Vec::new();
+    let mut aliases = Vec::new();
+    for i in &index.file(file).imports {
+        match &i.kind {
+            ImportKind::CppUsingNamespace { path } => dirs.push(path.clone()),
+            ImportKind::CppUsing { path, alias } => aliases.push((alias.clone(), path.clone())),
+            _ => {}
+        }
+    }
+    (dirs, aliases)
+}
+
+/// Declarations a scoped name written in `ctx` (in `file`) may mean, C++ lookup
+/// order: the innermost enclosing scope that has it, then `using` directives and
+/// aliases. Empty when nothing in the tree has it.
+fn lookup(index: &TreeIndex, file: u32, ctx: Option<Eid>, path: &[String]) -> Vec<Eid> {
+    if path.is_empty() {
+        return Vec::new();
+    }
+    let tail = path.join("::");
+    for prefix in enclosing_paths(index, ctx) {
+        let key = if prefix.is_empty() {
+            tail.clone()
+        } else {
+            format!("{}::{tail}", prefix.join("::"))
+        };
+        let found = index.c_scoped(&key);
+        if !found.is_empty() {
+            return found.to_vec();
+        }
+    }
+    let (dirs, aliases) = usings(index, file);
+    for (alias, target) in &aliases {
+        if alias == &path[0] && target.last() != Some(alias) || alias == &path[0] && target.len() > 1 {
+            let mut p = target.clone();
+            p.extend(path[1..].iter().cloned());
+            if p != path {
+                let found = index.c_scoped(&p.join("::"));
+                if !found.is_empty() {
+                    return found.to_vec();
+                }
+            }
+        }
+    }
+    for d in dirs {
+        let key = format!("{}::{tail}", d.join("::"));
+        let found = index.c_scoped(&key);
+        if !found.is_empty() {
+            return found.to_vec();
+        }
+    }
+    Vec::new()
+}
+
+/// A written type, resolved where it is written (`ctx`, the declaration it
+/// appears in): its type parameters are unknown, numbers are plain, `std::` types
+/// are foreign, a class of the tree is found by C++ lookup.
+pub(crate) fn resolve_type(index: &TreeIndex, file: u32, ctx: Option<Eid>, ty: &TypeRef) -> Ty {
+    let Some(last) = ty.last() else {
+        return Ty::Unknown;
+    };
+    if ty.path.len() == 1 {
+        if cpolicy::is_plain_type(last) {
+            return Ty::Plain;
+        }
+        if is_type_param(index, ctx, last) {
+            return Ty::Unknown;
+        }
+    }
+    let types: Vec<Eid> = lookup(index, file, ctx, &ty.path)
+        .into_iter()
+        .filter(|&e| index.decl(e).kind.is_type())
+        .collect();
+    match pick_type(index, file, &types) {
+        Some(t) => Ty::InTree(t),
+        None if !types.is_empty() => Ty::Unknown,
+        None if ty.path.first().is_some_and(|p| p == policy::STD) => Ty::Foreign(ty.path.join("::")),
+        // A name no type of the tree has (a typedef, a library type).
+        None if !index.by_name(last).iter().any(|&e| index.decl(e).kind.is_type()) => {
+            Ty::Foreign(ty.path.join("::"))
+        }
+        None => Ty::Unknown,
+    }
+}
+
+/// Among type declarations sharing a scoped name, the one this file sees: its
+/// own, else one its includes reach, else the only one.
+fn pick_type(index: &TreeIndex, file: u32, types: &[Eid]) -> Option<Eid> {
+    match types {
+        [] => None,
+        [one] => Some(*one),
+        _ => {
+            if let Some(own) = types.iter().find(|e| e.file == file) {
+                return Some(*own);
+            }
+            let inc: Vec<Eid> = types
+                .iter()
+                .copied()
+                .filter(|e| includes(index, file, e.file))
+                .collect();
+            match inc.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn is_type_param(index: &TreeIndex, ctx: Option<Eid>, name: &str) -> bool {
+    let mut cur = ctx;
+    let mut guard = 0;
+    while let Some(e) = cur {
+        let d = index.decl(e);
+        if d.type_params.iter().any(|p| p == name) {
+            return true;
+        }
+        cur = index.c_owner_type(e).filter(|&o| o != e);
+        guard += 1;
+        if guard > 16 {
+            break;
+        }
+    }
+    false
+}
+
+/// The class a call's caller is a member of (declared inside it or out of line).
+fn own_class(cx: &Cx, file: u32, call: &Call) -> Option<Eid> {
+    let caller = Eid {
+        file,
+        decl: call.caller?,
+    };
+    if cx.index.decl(caller).kind.is_type() {
+        return Some(caller);
+    }
+    cx.index.c_owner_type(caller)
+}
+
+fn caller_eid(file: u32, call: &Call) -> Option<Eid> {
+    call.caller.map(|decl| Eid { file, decl })
+}
+
+// ----- choosing among members ------------------------------------------------------------------
+
+/// Whether a member is virtual where the class declares it.
+fn is_virtual(index: &TreeIndex, e: Eid) -> bool {
+    index.decl(e).decorators.iter().any(|d| {
+        d.path
+            .first()
+            .is_some_and(|p| p == "virtual" || p == "override" || p == "final")
+    })
+}
+
+/// The declarations a call of a member found on one class lands on: a virtual
+/// member's in-class declaration (what clang names for a virtual call), else the
+/// definitions (out of line or inline), narrowed by argument count; `None` when
+/// nothing defines it or definitions in several files remain.
+fn choose_member(cx: &Cx, call: &Call, decls: &[Eid]) -> Option<Vec<Eid>> {
+    let callables: Vec<Eid> = decls
+        .iter()
+        .copied()
+        .filter(|&e| cx.index.decl(e).kind.is_callable())
+        .collect();
+    let virtual_decls: Vec<Eid> = callables
+        .iter()
+        .copied()
+        .filter(|&e| cx.index.decl(e).parent.is_some() && is_virtual(cx.index, e))
+        .collect();
+    let pool: Vec<Eid> = if !virtual_decls.is_empty() && call.kind == CallKind::Call {
+        virtual_decls
+    } else {
+        callables
+            .iter()
+            .copied()
+            .filter(|&e| is_definition(cx.index, e))
+            .collect()
+    };
+    one_file(cx, call, pool)
+}
+
+/// Candidates narrowed by argument count, kept only when they share one file
+/// (and so one qualified name, for the overload pass).
+fn one_file(cx: &Cx, call: &Call, pool: Vec<Eid>) -> Option<Vec<Eid>> {
+    if pool.is_empty() {
+        return None;
+    }
+    let fitting = crate::resolve::overload::by_arity(cx, call, &pool, |_| false);
+    let pool = if fitting.is_empty() { pool } else { fitting };
+    let first = cx.index.qualified_name(pool[0]);
+    if pool.iter().all(|&e| cx.index.qualified_name(e) == first) {
+        Some(pool)
+    } else {
+        None
+    }
+}
+
+/// A construction of class `ty`: its constructor definitions the argument count
+/// fits, or the class where it declares none.
+fn construct(cx: &Cx, call: &Call, ty: Eid, family: Family) -> Decision {
+    let name = &cx.index.decl(ty).name;
+    let ctors: Vec<Eid> = cx
+        .index
+        .members(ty, name)
+        .iter()
+        .copied()
+        .filter(|&e| cx.index.decl(e).kind == DeclKind::Constructor)
+        .collect();
+    if ctors.is_empty() {
+        return Decision::Place(Placement::in_tree(vec![ty], family));
+    }
+    let defs: Vec<Eid> = ctors
+        .iter()
+        .copied()
+        .filter(|&e| is_definition(cx.index, e))
+        .collect();
+    match one_file(cx, call, defs) {
+        Some(t) => Decision::Place(Placement::in_tree(t, family)),
+        // Declared, defined nowhere in the tree (or in several files).
+        None => Decision::Refuse(Reason::Ambiguous),
+    }
+}
+
+/// A member call on a class of the tree: found on it or a base, or not at all.
+fn call_member_of(cx: &Cx, call: &Call, ty: Eid, name: &str, family: Family) -> Decision {
+    match find_member(cx, Language::Cpp, ty, name) {
+        MemberLookup::Found {
+            decls, inherited, ..
+        } => {
+            if decls.iter().all(|&e| cx.index.decl(e).kind.is_type()) {
+                // `T::Nested(…)`: a construction of a nested class.
+                return construct(cx, call, decls[0], Family::Construction);
+            }
+            match choose_member(cx, call, &decls) {
+                Some(t) => {
+                    let family = if inherited { Family::Inheritance } else { family };
+                    Decision::Place(Placement::in_tree(t, family))
+                }
+                None if decls.iter().any(|&e| is_definition(cx.index, e)) => {
+                    Decision::Refuse(Reason::Ambiguous)
+                }
+                None => Decision::Unresolved,
+            }
+        }
+        MemberLookup::MaybeOutside => {
+            if cx
+                .index
+                .by_name(name)
+                .iter()
+                .any(|&e| cx.index.decl(e).kind.is_callable())
+            {
+                Decision::Refuse(Reason::ReceiverTypeUnknown)
+            } else {
+                Decision::Place(Placement::outside(
+                    OutsideKind::ForeignType,
+                    name.to_string(),
+                    Family::ForeignType,
+                ))
+            }
+        }
+        MemberLookup::NotFound => {
+            if has_field(cx, ty, name) {
+                // A field holding a function pointer or a functor.
+                Decision::Refuse(Reason::DynamicCallee)
+            } else {
+                Decision::Unresolved
+            }
+        }
+    }
+}
+
+fn has_field(cx: &Cx, ty: Eid, name: &str) -> bool {
+    let mut order = vec![ty];
+    order.extend(cx.hierarchy.ancestors(ty));
+    order
+        .iter()
+        .any(|&t| cx.index.decl(t).fields.iter().any(|f| f.name == name))
+}
+
+/// A field's written type, on the class or a base.
+fn field_type(cx: &Cx, ty: Eid, name: &str) -> Option<(Eid, TypeRef)> {
+    let mut order = vec![ty];
+    order.extend(cx.hierarchy.ancestors(ty));
+    for t in order {
+        if let Some(f) = cx.index.decl(t).fields.iter().find(|f| f.name == name) {
+            return f.ty.clone().map(|ty| (t, ty));
+        }
+    }
+    None
+}
+
+// ----- rules -----------------------------------------------------------------------------------
+
+/// `T x(…)`, `T x;`, `new T(…)`, `T{…}`: the constructor of the written type, or
+/// the class where it declares none; a type outside the tree leaves it.
+fn a_construction(cx: &Cx, file: u32, call: &Call) -> Decision {
+    if call.kind != CallKind::New {
+        return Decision::Pass;
+    }
+    let path = match &call.callee {
+        Callee::Name(n) => vec![n.clone()],
+        Callee::Member {
+            receiver: Receiver::Scope(s),
+            name,
+        } => {
+            let mut p = s.clone();
+            p.push(name.clone());
+            p
+        }
+        _ => return Decision::Pass,
+    };
+    let ty = TypeRef {
+        path,
+        args: Vec::new(),
+        is_self: false,
+        array: false,
+    };
+    match resolve_type(cx.index, file, caller_eid(file, call), &ty) {
+        Ty::InTree(t) => construct(cx, call, t, Family::Construction),
+        Ty::Foreign(s) => Decision::Place(Placement::outside(
+            OutsideKind::ForeignType,
+            s,
+            Family::ForeignType,
+        )),
+        Ty::Plain => Decision::Refuse(Reason::Refused),
+        Ty::Unknown => Decision::Refuse(Reason::Ambiguous),
+    }
+}
+
+/// A parameter or local named like the callee: a call through what it holds
+/// (a function pointer, a functor, a lambda).
+fn a_parameter_or_local(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Name(name) = &call.callee else {
+        return Decision::Pass;
+    };
+    match local_binding(cx, file, call, name) {
+        Some(Local::Param) => Decision::Refuse(Reason::ParameterValue),
+        Some(Local::Variable) => Decision::Refuse(Reason::LocalValue),
+        None => Decision::Pass,
+    }
+}
+
+/// A bare call inside a member function: a member of its class or of a base
+/// (class scope is searched before namespace scope).
+fn a_member_of_the_own_class(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Name(name) = &call.callee else {
+        return Decision::Pass;
+    };
+    let Some(own) = own_class(cx, file, call) else {
+        return Decision::Pass;
+    };
+    match find_member(cx, Language::Cpp, own, name) {
+        MemberLookup::Found { .. } => call_member_of(cx, call, own, name, Family::OwnType),
+        _ => Decision::Pass,
+    }
+}
+
+/// A bare or `::`-qualified name found by C++ lookup: a function (its visible
+/// definition), a class (a temporary `T(…)`), or a member of a named class
+/// (`T::m()`, `Base::m()`).
+fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let (path, qualified) = match &call.callee {
+        Callee::Name(n) => (vec![n.clone()], false),
+        Callee::Member {
+            receiver: Receiver::Scope(s),
+            name,
+        } => {
+            let mut p = s.clone();
+            p.push(name.clone());
+            (p, true)
+        }
+        _ => return Decision::Pass,
+    };
+    let ctx = caller_eid(file, call);
+    let name = path.last().cloned().unwrap_or_default();
+    let found = lookup(cx.index, file, ctx, &path);
+    if found.is_empty() {
+        if qualified {
+            // `T::m()` where T is a class: m may be inherited.
+            let scope = TypeRef {
+                path: path[..path.len() - 1].to_vec(),
+                args: Vec::new(),
+                is_self: false,
+                array: false,
+            };
+            if let Ty::InTree(t) = resolve_type(cx.index, file, ctx, &scope) {
+                return call_member_of(cx, call, t, &name, Family::QualifiedPath);
+            }
+        }
+        return Decision::Pass;
+    }
+    let types: Vec<Eid> = found
+        .iter()
+        .copied()
+        .filter(|&e| cx.index.decl(e).kind.is_type())
+        .collect();
+    if !types.is_empty() {
+        return match pick_type(cx.index, file, &types) {
+            Some(t) => construct(cx, call, t, Family::Construction),
+            None => Decision::Refuse(Reason::Ambiguous),
+        };
+    }
+    // Members of a class named by the path (`T::m`) are members, not functions.
+    if let Some(&first) = found.first() {
+        if cx.index.decl(first).parent.is_some() || cx.index.c_owner_type(first).is_some() {
+            if let Some(owner) = cx.index.c_owner_type(first) {
+                let family = if qualified {
+                    Family::QualifiedPath
+                } else {
+                    Family::OwnType
+                };
+                return call_member_of(cx, call, owner, &name, family);
+            }
+        }
+    }
+    let narrowed: Vec<Eid> = {
+        let fitting = crate::resolve::overload::by_arity(cx, call, &found, |_| false);
+        if fitting.is_empty() {
+            found.clone()
+        } else {
+            fitting
+        }
+    };
+    match definitions_visible_from(cx, file, &narrowed) {
+        Visible::One(defs, family) => {
+            let family = if qualified {
+                Family::QualifiedPath
+            } else {
+                family
+            };
+            Decision::Place(Placement::in_tree(defs, family))
+        }
+        Visible::Ambiguous => Decision::Refuse(Reason::Ambiguous),
+        Visible::None => {
+            if found.iter().any(|&e| cx.index.decl(e).kind.is_callable()) {
+                Decision::Unresolved
+            } else {
+                Decision::Pass
+            }
+        }
+    }
+}
+
+/// `obj.m()`, `ptr->m()`, `this->m()`, `f().m()`: the member of the receiver's
+/// written type (and its bases); a type outside the tree leaves it.
+fn a_member_of_the_receivers_type(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let Callee::Member { receiver, name } = &call.callee else {
+        return Decision::Pass;
+    };
+    if matches!(receiver, Receiver::Scope(_)) {
+        return Decision::Pass;
+    }
+    let Some((ty, family)) = receiver_type(cx, file, call, receiver, name) else {
+        return Decision::Pass;
+    };
+    match ty {
+        Ty::InTree(t) => call_member_of(cx, call, t, name, family),
+        Ty::Foreign(s) => Decision::Place(Placement::outside(
+            OutsideKind::ForeignType,
+            format!("{s}::{name}"),
+            Family::ForeignType,
+        )),
+        // An operator on a number is no call; a method on one cannot be written.
+        Ty::Plain => Decision::Refuse(Reason::Refused),
+        Ty::Unknown => Decision::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// The type a receiver has, and the family of the evidence.
+fn receiver_type(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    receiver: &Receiver,
+    method: &str,
+) -> Option<(Ty, Family)> {
+    let ctx = caller_eid(file, call);
+    let (mut ty, mut family, rest): (Ty, Family, &[String]) = match receiver {
+        Receiver::Path(p) => {
+            let (first, rest) = p.split_first()?;
+            let (t, f) = name_type(cx, file, call, first, method, rest.is_empty())?;
+            (t, f, rest)
+        }
+        Receiver::Call(i) => (eval_type(cx, file, *i)?, Family::ReturnType, &[]),
+        Receiver::CallThen { call: i, path } => {
+            (eval_type(cx, file, *i)?, Family::ReturnType, path.as_slice())
+        }
+        Receiver::New(t) => (resolve_type(cx.index, file, ctx, t), Family::WrittenType, &[]),
+        _ => return None,
+    };
+    for (i, seg) in rest.iter().enumerate() {
+        let Ty::InTree(t) = ty else {
+            return Some((Ty::Unknown, family));
+        };
+        let (owner, fty) = field_type(cx, t, seg)?;
+        let last = i + 1 == rest.len();
+        ty = typed(cx.index, owner.file, Some(owner), &fty, method, last);
+        family = Family::WrittenType;
+    }
+    Some((ty, family))
+}
+
+/// What a call's result is, from the previous round.
+fn eval_type(cx: &Cx, file: u32, call: u32) -> Option<Ty> {
+    match &cx.results.get(file, call)?.val {
+        Val::Instance(t) => Some(Ty::InTree(*t)),
+        Val::ForeignInstance(s) => Some(Ty::Foreign(s.clone())),
+        _ => None,
+    }
+}
+
+/// A written type as a receiver: a smart pointer reached through `->` is its
+/// pointee (its first type argument), unless the member is the pointer's own.
+fn typed(index: &TreeIndex, file: u32, ctx: Option<Eid>, ty: &TypeRef, method: &str, last: bool) -> Ty {
+    if let (Some(name), Some(arg)) = (ty.last(), ty.args.first()) {
+        let std_or_bare = ty.path.len() == 1 || ty.path[0] == policy::STD;
+        if std_or_bare
+            && policy::SMART_POINTERS.contains(&name)
+            && !(last && policy::SMART_POINTER_MEMBERS.contains(&method))
+        {
+            return resolve_type(index, file, ctx, arg);
+        }
+    }
+    resolve_type(index, file, ctx, ty)
+}
+
+/// The type of the first name of a receiver path: `this`, a parameter or local, a
+/// field of the caller's class (implicit `this`), a file-scope variable.
+fn name_type(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    name: &str,
+    method: &str,
+    last: bool,
+) -> Option<(Ty, Family)> {
+    let ctx = caller_eid(file, call);
+    if name == "this" {
+        return Some((Ty::InTree(own_class(cx, file, call)?), Family::OwnType));
+    }
+    let facts = cx.index.file(file);
+    let mut scope = Some(call.scope);
+    while let Some(s) = scope {
+        let sc = &facts.scopes[s as usize];
+        if let Some(b) = sc.named(name).next_back() {
+            return binding_type(cx, file, ctx, &b.value, method, last);
+        }
+        if s == 0 {
+            break;
+        }
+        // Class scope sits between the function and the file: fields are read below.
+        scope = sc.parent;
+        if scope == Some(0) {
+            if let Some(own) = own_class(cx, file, call) {
+                if let Some((owner, fty)) = field_type(cx, own, name) {
+                    return Some((
+                        typed(cx.index, owner.file, Some(owner), &fty, method, last),
+                        Family::WrittenType,
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn binding_type(
+    cx: &Cx,
+    file: u32,
+    ctx: Option<Eid>,
+    value: &BindingValue,
+    method: &str,
+    last: bool,
+) -> Option<(Ty, Family)> {
+    match value {
+        BindingValue::Param { ty: Some(t), .. } | BindingValue::Typed { ty: t, .. } => {
+            Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType))
+        }
+        BindingValue::Value(ValueExpr::New(t)) => {
+            Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType))
+        }
+        BindingValue::Value(ValueExpr::CallResult(i)) => {
+            Some((eval_type(cx, file, *i)?, Family::ReturnType))
+        }
+        _ => None,
+    }
+}
+
+/// Nothing in the tree: `std::…` and names no file declares leave it.
+fn outside_the_tree(cx: &Cx, file: u32, call: &Call) -> Decision {
+    match &call.callee {
+        Callee::Name(n) => outside_by_name(cx, file, n, n),
+        Callee::Member {
+            receiver: Receiver::Scope(s),
+            name,
+        } => {
+            let symbol = format!("{}::{name}", s.join("::"));
+            if s.first().is_some_and(|p| p == policy::STD) {
+                return Decision::Place(Placement::outside(
+                    OutsideKind::Stdlib,
+                    symbol,
+                    Family::ExternalImport,
+                ));
+            }
+            if cx.index.by_name(name).is_empty()
+                && s.last().is_none_or(|l| cx.index.by_name(l).is_empty())
+            {
+                return outside_by_name(cx, file, name, &symbol);
+            }
+            Decision::Pass
+        }
+        _ => Decision::Pass,
+    }
+}
