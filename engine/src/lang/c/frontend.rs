@@ -426,9 +426,14 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 let ty = node
                     .child_by_field_name("type")
                     .and_then(|t| self.type_ref(t, 0));
+                // `for (auto &x : xs)` over a written container: x is its element.
+                let element = node
+                    .child_by_field_name("right")
+                    .and_then(|r| self.element_type(r));
                 if let Some(name) = self.declarator_name(decl) {
-                    let value = match ty {
-                        Some(t) if !is_auto(&t) => BindingValue::Typed { ty: t, value: None },
+                    let value = match (ty, element) {
+                        (Some(t), _) if !is_auto(&t) => BindingValue::Typed { ty: t, value: None },
+                        (_, Some(e)) => BindingValue::Typed { ty: e, value: None },
                         _ => BindingValue::Opaque,
                     };
                     self.bind(&name, line_of(decl), value);
@@ -445,6 +450,36 @@ impl<'s, 'w> Extractor<'s, 'w> {
             return;
         }
         self.walk_children(node, depth);
+    }
+
+    /// The element type of a container a name's declaration writes
+    /// (`std::vector<T> xs` → T).
+    fn element_type(&self, range: Node) -> Option<TypeRef> {
+        if range.kind() != "identifier" {
+            return None;
+        }
+        let ty = match &self.binding_in_chain(self.text(range))?.value {
+            BindingValue::Typed { ty, .. } | BindingValue::Param { ty: Some(ty), .. } => ty,
+            _ => return None,
+        };
+        let last = ty.last()?;
+        policy::SEQUENCE_CONTAINERS
+            .contains(&last)
+            .then(|| ty.args.first().cloned())
+            .flatten()
+    }
+
+    /// Whether a name is a local or parameter whose written type is a number.
+    fn is_plain_local(&self, shape: &Shape) -> bool {
+        let Shape::Name(n) = shape else {
+            return false;
+        };
+        match self.binding_in_chain(n).map(|b| &b.value) {
+            Some(BindingValue::Typed { ty, .. } | BindingValue::Param { ty: Some(ty), .. }) => {
+                ty.path.len() == 1 && ty.last().is_some_and(policy::is_plain_type)
+            }
+            _ => false,
+        }
     }
 
     fn in_block(&mut self, f: impl FnOnce(&mut Self)) {
@@ -1017,6 +1052,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 Some(_) => BindingValue::Opaque,
                 None => BindingValue::Opaque,
             },
+            // A local object (not a pointer or reference): its dynamic type is its
+            // written type, so a virtual call on it is direct.
+            (Some(t), None) if !is_auto(t) && !indirect && self.cpp => BindingValue::Typed {
+                ty: t.clone(),
+                value: Some(ValueExpr::New(t.clone())),
+            },
             (Some(t), v) if !is_auto(t) => BindingValue::Typed {
                 ty: t.clone(),
                 value: v.map(Shape::value),
@@ -1583,7 +1624,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
     /// recorded only where some class of the tree overloads that operator and the
     /// operand is a name, a path or a call (a literal never has a class type).
     fn operator_site(&mut self, anchor: Node, spelling: &str, operand: Shape, args: u32) {
-        if !self.tree_wide.c_macros.overloads_operator(spelling) {
+        if !self.tree_wide.c_macros.overloads_operator(spelling) || self.is_plain_local(&operand) {
             return;
         }
         let receiver = match operand {

@@ -71,3 +71,9 @@ pub fn is_plain_type(name: &str) -> bool {
         || name.starts_with("long ")
         || name.starts_with("short ")
 }
+
+/// Standard containers whose range-for element is their first type argument.
+pub const SEQUENCE_CONTAINERS: &[&str] = &[
+    "vector", "list", "deque", "set", "multiset", "unordered_set", "array", "span",
+    "initializer_list", "forward_list",
+];

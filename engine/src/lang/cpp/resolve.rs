@@ -309,7 +309,7 @@ fn is_virtual(index: &TreeIndex, e: Eid) -> bool {
 /// member's in-class declaration (what clang names for a virtual call), else the
 /// definitions (out of line or inline), narrowed by argument count; `None` when
 /// nothing defines it or definitions in several files remain.
-fn choose_member(cx: &Cx, call: &Call, decls: &[Eid]) -> Option<Vec<Eid>> {
+fn choose_member(cx: &Cx, call: &Call, decls: &[Eid], exact: bool) -> Option<Vec<Eid>> {
     let callables: Vec<Eid> = decls
         .iter()
         .copied()
@@ -320,14 +320,18 @@ fn choose_member(cx: &Cx, call: &Call, decls: &[Eid]) -> Option<Vec<Eid>> {
         .copied()
         .filter(|&e| cx.index.decl(e).parent.is_some() && is_virtual(cx.index, e))
         .collect();
-    let pool: Vec<Eid> = if !virtual_decls.is_empty() && call.kind == CallKind::Call {
+    let definitions: Vec<Eid> = callables
+        .iter()
+        .copied()
+        .filter(|&e| is_definition(cx.index, e))
+        .collect();
+    // Through a pointer or reference a virtual member is dispatched: clang names
+    // the member the static type declares. On an object whose type is known
+    // exactly the call is direct: the definition.
+    let pool = if !virtual_decls.is_empty() && (!exact || definitions.is_empty()) {
         virtual_decls
     } else {
-        callables
-            .iter()
-            .copied()
-            .filter(|&e| is_definition(cx.index, e))
-            .collect()
+        definitions
     };
     one_file(cx, call, pool)
 }
@@ -375,16 +379,30 @@ fn construct(cx: &Cx, call: &Call, ty: Eid, family: Family) -> Decision {
 }
 
 /// A member call on a class of the tree: found on it or a base, or not at all.
-fn call_member_of(cx: &Cx, call: &Call, ty: Eid, name: &str, family: Family) -> Decision {
+fn call_member_of(
+    cx: &Cx,
+    call: &Call,
+    ty: Eid,
+    name: &str,
+    family: Family,
+    exact: bool,
+) -> Decision {
     match find_member(cx, Language::Cpp, ty, name) {
         MemberLookup::Found {
-            decls, inherited, ..
+            decls, inherited, on,
         } => {
             if decls.iter().all(|&e| cx.index.decl(e).kind.is_type()) {
                 // `T::Nested(…)`: a construction of a nested class.
                 return construct(cx, call, decls[0], Family::Construction);
             }
-            match choose_member(cx, call, &decls) {
+            if decls
+                .iter()
+                .all(|&e| cx.index.decl(e).kind == DeclKind::Constructor)
+            {
+                // `T(…)` inside T's own members: a construction.
+                return construct(cx, call, on, Family::Construction);
+            }
+            match choose_member(cx, call, &decls, exact) {
                 Some(t) => {
                     let family = if inherited { Family::Inheritance } else { family };
                     Decision::Place(Placement::in_tree(t, family))
@@ -503,7 +521,7 @@ fn a_member_of_the_own_class(cx: &Cx, file: u32, call: &Call) -> Decision {
         return Decision::Pass;
     };
     match find_member(cx, Language::Cpp, own, name) {
-        MemberLookup::Found { .. } => call_member_of(cx, call, own, name, Family::OwnType),
+        MemberLookup::Found { .. } => call_member_of(cx, call, own, name, Family::OwnType, false),
         _ => Decision::Pass,
     }
 }
@@ -537,7 +555,8 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
                 array: false,
             };
             if let Ty::InTree(t) = resolve_type(cx.index, file, ctx, &scope) {
-                return call_member_of(cx, call, t, &name, Family::QualifiedPath);
+                // A qualified call is never dispatched virtually.
+                return call_member_of(cx, call, t, &name, Family::QualifiedPath, true);
             }
         }
         return Decision::Pass;
@@ -562,7 +581,7 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
                 } else {
                     Family::OwnType
                 };
-                return call_member_of(cx, call, owner, &name, family);
+                return call_member_of(cx, call, owner, &name, family, qualified);
             }
         }
     }
@@ -603,11 +622,11 @@ fn a_member_of_the_receivers_type(cx: &Cx, file: u32, call: &Call) -> Decision {
     if matches!(receiver, Receiver::Scope(_)) {
         return Decision::Pass;
     }
-    let Some((ty, family)) = receiver_type(cx, file, call, receiver, name) else {
+    let Some((ty, family, exact)) = receiver_type(cx, file, call, receiver, name) else {
         return Decision::Pass;
     };
     match ty {
-        Ty::InTree(t) => call_member_of(cx, call, t, name, family),
+        Ty::InTree(t) => call_member_of(cx, call, t, name, family, exact),
         Ty::Foreign(s) => Decision::Place(Placement::outside(
             OutsideKind::ForeignType,
             format!("{s}::{name}"),
@@ -619,45 +638,54 @@ fn a_member_of_the_receivers_type(cx: &Cx, file: u32, call: &Call) -> Decision {
     }
 }
 
-/// The type a receiver has, and the family of the evidence.
+/// The type a receiver has, the family of the evidence, and whether it is the
+/// object's exact type (a local object, `new T`, a construction) rather than the
+/// static type of a pointer or reference.
 fn receiver_type(
     cx: &Cx,
     file: u32,
     call: &Call,
     receiver: &Receiver,
     method: &str,
-) -> Option<(Ty, Family)> {
+) -> Option<(Ty, Family, bool)> {
     let ctx = caller_eid(file, call);
-    let (mut ty, mut family, rest): (Ty, Family, &[String]) = match receiver {
+    let (mut ty, mut family, mut exact, rest): (Ty, Family, bool, &[String]) = match receiver {
         Receiver::Path(p) => {
             let (first, rest) = p.split_first()?;
-            let (t, f) = name_type(cx, file, call, first, method, rest.is_empty())?;
-            (t, f, rest)
+            let (t, f, x) = name_type(cx, file, call, first, method, rest.is_empty())?;
+            (t, f, x, rest)
         }
-        Receiver::Call(i) => (eval_type(cx, file, *i)?, Family::ReturnType, &[]),
+        Receiver::Call(i) => {
+            let (t, x) = eval_type(cx, file, *i)?;
+            (t, Family::ReturnType, x, &[])
+        }
         Receiver::CallThen { call: i, path } => {
-            (eval_type(cx, file, *i)?, Family::ReturnType, path.as_slice())
+            let (t, _) = eval_type(cx, file, *i)?;
+            (t, Family::ReturnType, false, path.as_slice())
         }
-        Receiver::New(t) => (resolve_type(cx.index, file, ctx, t), Family::WrittenType, &[]),
+        Receiver::New(t) => (resolve_type(cx.index, file, ctx, t), Family::WrittenType, true, &[]),
         _ => return None,
     };
     for (i, seg) in rest.iter().enumerate() {
         let Ty::InTree(t) = ty else {
-            return Some((Ty::Unknown, family));
+            return Some((Ty::Unknown, family, false));
         };
         let (owner, fty) = field_type(cx, t, seg)?;
         let last = i + 1 == rest.len();
         ty = typed(cx.index, owner.file, Some(owner), &fty, method, last);
         family = Family::WrittenType;
+        exact = false;
     }
-    Some((ty, family))
+    Some((ty, family, exact))
 }
 
-/// What a call's result is, from the previous round.
-fn eval_type(cx: &Cx, file: u32, call: u32) -> Option<Ty> {
-    match &cx.results.get(file, call)?.val {
-        Val::Instance(t) => Some(Ty::InTree(*t)),
-        Val::ForeignInstance(s) => Some(Ty::Foreign(s.clone())),
+/// What a call's result is, from the previous round (exact for a construction).
+fn eval_type(cx: &Cx, file: u32, call: u32) -> Option<(Ty, bool)> {
+    let eval = cx.results.get(file, call)?;
+    let exact = eval.family == Family::Construction;
+    match &eval.val {
+        Val::Instance(t) => Some((Ty::InTree(*t), exact)),
+        Val::ForeignInstance(s) => Some((Ty::Foreign(s.clone()), false)),
         _ => None,
     }
 }
@@ -686,10 +714,10 @@ fn name_type(
     name: &str,
     method: &str,
     last: bool,
-) -> Option<(Ty, Family)> {
+) -> Option<(Ty, Family, bool)> {
     let ctx = caller_eid(file, call);
     if name == "this" {
-        return Some((Ty::InTree(own_class(cx, file, call)?), Family::OwnType));
+        return Some((Ty::InTree(own_class(cx, file, call)?), Family::OwnType, false));
     }
     let facts = cx.index.file(file);
     let mut scope = Some(call.scope);
@@ -709,6 +737,7 @@ fn name_type(
                     return Some((
                         typed(cx.index, owner.file, Some(owner), &fty, method, last),
                         Family::WrittenType,
+                        false,
                     ));
                 }
             }
@@ -724,16 +753,24 @@ fn binding_type(
     value: &BindingValue,
     method: &str,
     last: bool,
-) -> Option<(Ty, Family)> {
+) -> Option<(Ty, Family, bool)> {
     match value {
-        BindingValue::Param { ty: Some(t), .. } | BindingValue::Typed { ty: t, .. } => {
-            Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType))
-        }
+        // A local object constructed where it is declared: its exact type.
+        BindingValue::Typed {
+            ty: t,
+            value: Some(ValueExpr::New(_)),
+        } => Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType, true)),
+        BindingValue::Param { ty: Some(t), .. } | BindingValue::Typed { ty: t, .. } => Some((
+            typed(cx.index, file, ctx, t, method, last),
+            Family::WrittenType,
+            false,
+        )),
         BindingValue::Value(ValueExpr::New(t)) => {
-            Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType))
+            Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType, true))
         }
         BindingValue::Value(ValueExpr::CallResult(i)) => {
-            Some((eval_type(cx, file, *i)?, Family::ReturnType))
+            let (t, exact) = eval_type(cx, file, *i)?;
+            Some((t, Family::ReturnType, exact))
         }
         _ => None,
     }
