@@ -824,6 +824,9 @@ impl<'s, 'w> Extractor<'s, 'w> {
             return;
         };
         let idx = self.function_decl(node, &f, true);
+        if let Some(fixture) = self.test_fixture(node, &f) {
+            self.facts.decls[idx as usize].bases.push(fixture);
+        }
         let params = self.facts.decls[idx as usize].params.clone();
         let saved = (self.scope, self.owner, self.class);
         let scope = self.push_scope(ScopeKind::Function, Some(idx));
@@ -859,6 +862,29 @@ impl<'s, 'w> Extractor<'s, 'w> {
             }
         }
         (self.scope, self.owner, self.class) = saved;
+    }
+
+    /// `TEST_F(Fixture, Name) { … }`: a test macro (an all-caps name with no return
+    /// type, whose first argument is a bare type name) expands to a member of a
+    /// subclass of its first argument; the body's bare calls are that class's.
+    /// The resolver uses the base only where it names a class of the tree.
+    fn test_fixture(&self, node: Node, f: &FnDeclarator) -> Option<TypeRef> {
+        if !self.cpp || node.child_by_field_name("type").is_some() || !f.qualifier.is_empty() {
+            return None;
+        }
+        let caps = f.name.len() >= 2
+            && f.name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        if !caps {
+            return None;
+        }
+        let first = named_children(f.params?).next()?;
+        if first.kind() != "parameter_declaration" || first.child_by_field_name("declarator").is_some() {
+            return None;
+        }
+        let t = first.child_by_field_name("type")?;
+        (t.kind() == "type_identifier").then(|| TypeRef::simple(self.text(t)))
     }
 
     fn parameters(&self, list: Node) -> Vec<Param> {
@@ -1298,9 +1324,14 @@ impl<'s, 'w> Extractor<'s, 'w> {
         if plain {
             match (&left_shape, left) {
                 (Some(Shape::Name(n)), Some(l)) if self.owner.is_some() => {
-                    // A local's new value: a call of it abstains.
+                    // A local's new value: a call of it abstains. A declared type
+                    // never changes (C and C++ are statically typed): typed
+                    // bindings are kept.
                     let n = n.clone();
-                    if self.binding_in_chain(&n).is_some() {
+                    let untyped = self.binding_in_chain(&n).is_some_and(|b| {
+                        matches!(b.value, BindingValue::Value(_) | BindingValue::Opaque)
+                    });
+                    if untyped {
                         self.bind(&n, line_of(l), BindingValue::Opaque);
                     }
                     self.reference(&shape, r, false);

@@ -284,8 +284,19 @@ fn own_class(cx: &Cx, file: u32, call: &Call) -> Option<Eid> {
         file,
         decl: call.caller?,
     };
-    if cx.index.decl(caller).kind.is_type() {
+    let decl = cx.index.decl(caller);
+    if decl.kind.is_type() {
         return Some(caller);
+    }
+    if decl.kind == DeclKind::Function && decl.parent.is_none() {
+        // A test macro's body (`TEST_F(Fixture, Name)`, frontend): the fixture's.
+        return match decl.bases.first() {
+            Some(b) => match resolve_type(cx.index, file, Some(caller), b) {
+                Ty::InTree(t) => Some(t),
+                _ => None,
+            },
+            None => None,
+        };
     }
     cx.index.c_owner_type(caller)
 }
@@ -429,6 +440,9 @@ fn call_member_of(
                 ))
             }
         }
+        MemberLookup::NotFound if name.starts_with("operator") => {
+            free_operator(cx, call, ty, name)
+        }
         MemberLookup::NotFound => {
             if has_field(cx, ty, name) {
                 // A field holding a function pointer or a functor.
@@ -437,6 +451,36 @@ fn call_member_of(
                 Decision::Unresolved
             }
         }
+    }
+}
+
+/// `a == b` where the class declares no `operator==`: a free operator function
+/// in the class's namespace whose first parameter's written type is the class
+/// (what argument-dependent lookup finds); else the operator is not the tree's.
+fn free_operator(cx: &Cx, call: &Call, ty: Eid, name: &str) -> Decision {
+    let mut scope = cx.index.decl(ty).scope_path.clone();
+    let mut found = Vec::new();
+    loop {
+        let key = if scope.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}::{name}", scope.join("::"))
+        };
+        found.extend(cx.index.c_scoped(&key).iter().copied().filter(|&e| {
+            let d = cx.index.decl(e);
+            d.parent.is_none()
+                && is_definition(cx.index, e)
+                && d.params.first().and_then(|p| p.ty.as_ref()).is_some_and(|t| {
+                    resolve_type(cx.index, e.file, Some(e), t) == Ty::InTree(ty)
+                })
+        }));
+        if !found.is_empty() || scope.pop().is_none() {
+            break;
+        }
+    }
+    match one_file(cx, call, found) {
+        Some(t) => Decision::Place(Placement::in_tree(t, Family::WrittenType)),
+        None => Decision::Refuse(Reason::Refused),
     }
 }
 
