@@ -981,6 +981,11 @@ impl<'s, 'w> Extractor<'s, 'w> {
             .any(|c| c.kind() == "storage_class_specifier" && self.text(c) == "extern");
         let in_function = self.owner.is_some();
         for dn in declarators {
+            // A function pointer variable `int (*fp)(int) = add;` is a variable.
+            if contains_function_pointer(dn) {
+                self.variable(node, dn, None, is_extern, depth);
+                continue;
+            }
             if let Some(f) = self.fn_declarator(dn) {
                 // A local `T x(a, b);` the grammar read as a function declarator.
                 if in_function && self.cpp && f.qualifier.is_empty() {
@@ -1003,23 +1008,6 @@ impl<'s, 'w> Extractor<'s, 'w> {
                     }
                 }
                 if in_function {
-                    continue;
-                }
-                // A function pointer variable `int (*fp)(int) = add;`.
-                if dn.kind() == "init_declarator" {
-                    if let Some(v) = dn.child_by_field_name("value") {
-                        let shape = self.walk(v, depth);
-                        self.reference(&shape, v, true);
-                    }
-                    if let Some(name) = self.declarator_name(dn) {
-                        self.bind(&name, line_of(dn), BindingValue::Opaque);
-                    }
-                    continue;
-                }
-                if contains_function_pointer(dn) {
-                    if let Some(name) = self.declarator_name(dn) {
-                        self.bind(&name, line_of(dn), BindingValue::Opaque);
-                    }
                     continue;
                 }
                 let idx = self.function_decl(node, &f, false);

@@ -169,6 +169,26 @@ fn usings(index: &TreeIndex, file: u32) -> (Vec<Vec<String>>, Vec<(String, Vec<S
 /// order: the innermost enclosing scope that has it, then `using` directives and
 /// aliases. Empty when nothing in the tree has it.
 fn lookup(index: &TreeIndex, file: u32, ctx: Option<Eid>, path: &[String]) -> Vec<Eid> {
+    lookup_kind(index, file, ctx, path, |_| true)
+}
+
+/// [`lookup`] of the declarations `want` accepts (a type name skips the
+/// constructors that share the class's name).
+fn lookup_kind(
+    index: &TreeIndex,
+    file: u32,
+    ctx: Option<Eid>,
+    path: &[String],
+    want: impl Fn(&crate::facts::Decl) -> bool,
+) -> Vec<Eid> {
+    let hits = |key: &str| -> Vec<Eid> {
+        index
+            .c_scoped(key)
+            .iter()
+            .copied()
+            .filter(|&e| want(index.decl(e)))
+            .collect()
+    };
     if path.is_empty() {
         return Vec::new();
     }
@@ -179,9 +199,9 @@ fn lookup(index: &TreeIndex, file: u32, ctx: Option<Eid>, path: &[String]) -> Ve
         } else {
             format!("{}::{tail}", prefix.join("::"))
         };
-        let found = index.c_scoped(&key);
+        let found = hits(&key);
         if !found.is_empty() {
-            return found.to_vec();
+            return found;
         }
     }
     let (dirs, aliases) = usings(index, file);
@@ -190,18 +210,18 @@ fn lookup(index: &TreeIndex, file: u32, ctx: Option<Eid>, path: &[String]) -> Ve
             let mut p = target.clone();
             p.extend(path[1..].iter().cloned());
             if p != path {
-                let found = index.c_scoped(&p.join("::"));
+                let found = hits(&p.join("::"));
                 if !found.is_empty() {
-                    return found.to_vec();
+                    return found;
                 }
             }
         }
     }
     for d in dirs {
         let key = format!("{}::{tail}", d.join("::"));
-        let found = index.c_scoped(&key);
+        let found = hits(&key);
         if !found.is_empty() {
-            return found.to_vec();
+            return found;
         }
     }
     Vec::new()
@@ -222,10 +242,7 @@ pub(crate) fn resolve_type(index: &TreeIndex, file: u32, ctx: Option<Eid>, ty: &
             return Ty::Unknown;
         }
     }
-    let types: Vec<Eid> = lookup(index, file, ctx, &ty.path)
-        .into_iter()
-        .filter(|&e| index.decl(e).kind.is_type())
-        .collect();
+    let types: Vec<Eid> = lookup_kind(index, file, ctx, &ty.path, |d| d.kind.is_type());
     match pick_type(index, file, &types) {
         Some(t) => Ty::InTree(t),
         None if !types.is_empty() => Ty::Unknown,
@@ -566,6 +583,8 @@ fn a_member_of_the_own_class(cx: &Cx, file: u32, call: &Call) -> Decision {
     };
     match find_member(cx, Language::Cpp, own, name) {
         MemberLookup::Found { .. } => call_member_of(cx, call, own, name, Family::OwnType, false),
+        // A field holding a function pointer or a functor.
+        _ if has_field(cx, own, name) => Decision::Refuse(Reason::DynamicCallee),
         _ => Decision::Pass,
     }
 }
