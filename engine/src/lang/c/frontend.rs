@@ -129,8 +129,10 @@ enum Shape {
     Path(Vec<String>),
     Call(CallIdx),
     CallThen(CallIdx, Vec<String>),
-    /// `new T`, `T{}`.
+    /// `T{}`, `T(…)` written as a value of exactly T.
     New(TypeRef),
+    /// `new T(…)`: a pointer to a T (calls through it are dispatched).
+    Pointer(TypeRef),
     Literal(LiteralType),
     Func,
 }
@@ -144,7 +146,7 @@ impl Shape {
             Shape::CallThen(i, p) => Receiver::CallThen { call: i, path: p },
             Shape::New(t) => Receiver::New(t),
             Shape::Literal(l) => Receiver::Literal(l),
-            Shape::Unknown | Shape::Func => Receiver::Unknown,
+            Shape::Unknown | Shape::Func | Shape::Pointer(_) => Receiver::Unknown,
         }
     }
 
@@ -153,7 +155,7 @@ impl Shape {
             Shape::Name(n) => ArgShape::Name(n),
             Shape::Path(p) => ArgShape::Path(p),
             Shape::Call(i) => ArgShape::Call(i),
-            Shape::New(t) => ArgShape::New(t),
+            Shape::New(t) | Shape::Pointer(t) => ArgShape::New(t),
             Shape::Literal(l) => ArgShape::Literal(l),
             Shape::Func => ArgShape::Lambda,
             Shape::Unknown | Shape::CallThen(..) => ArgShape::Unknown,
@@ -1062,10 +1064,9 @@ impl<'s, 'w> Extractor<'s, 'w> {
             }
         }
         let binding = match (ty, value) {
-            _ if fn_pointer => match value_node {
-                Some(_) => BindingValue::Opaque,
-                None => BindingValue::Opaque,
-            },
+            _ if fn_pointer => BindingValue::Opaque,
+            // `auto p = new T(…)`: a pointer of static type T.
+            (_, Some(Shape::Pointer(t))) => BindingValue::Typed { ty: t, value: None },
             // A local object (not a pointer or reference): its dynamic type is its
             // written type, so a virtual call on it is direct.
             (Some(t), None) if !is_auto(t) && !indirect && self.cpp => BindingValue::Typed {
@@ -1424,6 +1425,13 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 let Some(n) = function.child_by_field_name("name") else {
                     return Shape::Unknown;
                 };
+                // `static_cast<T>(x)` and its kin are conversions, never calls.
+                if policy::is_cast_keyword(self.text(n)) {
+                    if let Some(a) = args_node {
+                        self.arguments(a, depth);
+                    }
+                    return Shape::Unknown;
+                }
                 type_args = function
                     .child_by_field_name("arguments")
                     .map(|a| a.named_child_count() as u32)
@@ -1566,7 +1574,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             let anchor = type_name_node(tn).unwrap_or(tn);
             self.construction_site(&ty, anchor, args);
         }
-        Shape::New(ty)
+        Shape::Pointer(ty)
     }
 
     /// `T{…}` (C++) is a construction; C's `(T){…}` is not a call.

@@ -77,3 +77,11 @@ pub const SEQUENCE_CONTAINERS: &[&str] = &[
     "vector", "list", "deque", "set", "multiset", "unordered_set", "array", "span",
     "initializer_list", "forward_list",
 ];
+
+/// C++ casts written like calls: conversions, never calls.
+pub fn is_cast_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "static_cast" | "dynamic_cast" | "reinterpret_cast" | "const_cast" | "bit_cast"
+    )
+}
