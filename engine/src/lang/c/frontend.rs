@@ -1344,6 +1344,17 @@ impl<'s, 'w> Extractor<'s, 'w> {
     /// A bare name used as a value (`&f`, `f` in a table or an argument): a
     /// candidate reference the resolver keeps only where it names a function.
     fn reference(&mut self, shape: &Shape, node: Node, escapes: bool) {
+        // `c ? f : g`: both branches are values.
+        if node.kind() == "conditional_expression" {
+            for field in ["consequence", "alternative"] {
+                if let Some(b) = node.child_by_field_name(field) {
+                    if let Some(name) = self.value_name(b) {
+                        self.reference(&Shape::Name(name), b, escapes);
+                    }
+                }
+            }
+            return;
+        }
         let Shape::Name(name) = shape else {
             return;
         };
@@ -1386,6 +1397,18 @@ impl<'s, 'w> Extractor<'s, 'w> {
             wrote: name.clone(),
             escapes,
         });
+    }
+
+    /// The name an expression is, when it is one (`f`, `&f`, `(f)`).
+    fn value_name(&self, node: Node) -> Option<String> {
+        match node.kind() {
+            "identifier" => Some(self.text(node).to_string()),
+            "pointer_expression" if node.child_by_field_name("operator").is_some_and(|o| self.text(o) == "&") => {
+                self.value_name(node.child_by_field_name("argument")?)
+            }
+            "parenthesized_expression" => self.value_name(named_children(node).next()?),
+            _ => None,
+        }
     }
 
     fn arguments(&mut self, list: Node, depth: u32) -> Vec<ArgShape> {
@@ -1495,6 +1518,26 @@ impl<'s, 'w> Extractor<'s, 'w> {
                         name,
                     },
                     anchor,
+                )
+            }
+            // `table[i](x)`: named by the table, at its column.
+            "subscript_expression"
+                if function
+                    .child_by_field_name("argument")
+                    .is_some_and(|a| a.kind() == "identifier") =>
+            {
+                let base = function.child_by_field_name("argument").unwrap();
+                for c in named_children(function) {
+                    if c != base {
+                        self.walk(c, depth);
+                    }
+                }
+                (
+                    Callee::Subscript {
+                        base: Receiver::Path(vec![self.text(base).to_string()]),
+                        key: None,
+                    },
+                    base,
                 )
             }
             _ => {

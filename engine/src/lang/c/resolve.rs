@@ -151,7 +151,8 @@ pub(crate) fn local_binding(cx: &Cx, file: u32, call: &Call, name: &str) -> Opti
             return None;
         }
         let sc = &facts.scopes[s as usize];
-        if let Some(b) = sc.named(name).next_back() {
+        // A declaration's scope starts where it is written.
+        if let Some(b) = sc.named(name).filter(|b| b.line <= call.line).next_back() {
             return Some(match b.value {
                 BindingValue::Param { .. } => Local::Param,
                 _ => Local::Variable,

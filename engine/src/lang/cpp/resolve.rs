@@ -786,7 +786,7 @@ fn name_type(
     let mut scope = Some(call.scope);
     while let Some(s) = scope {
         let sc = &facts.scopes[s as usize];
-        if let Some(b) = sc.named(name).next_back() {
+        if let Some(b) = sc.named(name).filter(|b| b.line <= call.line).next_back() {
             return binding_type(cx, file, ctx, &b.value, method, last);
         }
         if s == 0 {
