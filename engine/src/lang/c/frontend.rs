@@ -471,17 +471,30 @@ impl<'s, 'w> Extractor<'s, 'w> {
             .flatten()
     }
 
-    /// Whether a name is a local or parameter whose written type is a number.
+    /// Whether a name is a local, a parameter or (in a member defined inside its
+    /// class) a field of the class whose written type is a number.
     fn is_plain_local(&self, shape: &Shape) -> bool {
         let Shape::Name(n) = shape else {
             return false;
         };
+        let plain = |ty: &TypeRef| ty.path.len() == 1 && ty.last().is_some_and(policy::is_plain_type);
         match self.binding_in_chain(n).map(|b| &b.value) {
             Some(BindingValue::Typed { ty, .. } | BindingValue::Param { ty: Some(ty), .. }) => {
-                ty.path.len() == 1 && ty.last().is_some_and(policy::is_plain_type)
+                return plain(ty)
             }
-            _ => false,
+            Some(_) => return false,
+            None => {}
         }
+        let class = self
+            .owner
+            .and_then(|o| self.facts.decls[o as usize].parent)
+            .filter(|&c| self.facts.decls[c as usize].kind.is_type());
+        class.is_some_and(|c| {
+            self.facts.decls[c as usize]
+                .fields
+                .iter()
+                .any(|f| &f.name == n && f.ty.as_ref().is_some_and(plain))
+        })
     }
 
     fn in_block(&mut self, f: impl FnOnce(&mut Self)) {
