@@ -104,7 +104,19 @@ impl LanguageResolver for CppResolver {
     }
 
     fn pick_overload(&self, cx: &Cx, _file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
-        match crate::resolve::overload::by_arity(cx, call, candidates, |_| false).as_slice() {
+        // A prototype or in-class declaration shares its definition's qualified
+        // name when both are in one file: the definition is the target.
+        let definitions: Vec<Eid> = candidates
+            .iter()
+            .copied()
+            .filter(|&e| cx.index.decl(e).body.is_some())
+            .collect();
+        let pool = if definitions.is_empty() {
+            candidates
+        } else {
+            &definitions
+        };
+        match crate::resolve::overload::by_arity(cx, call, pool, |_| false).as_slice() {
             [one] => Some(*one),
             _ => None,
         }
