@@ -138,7 +138,7 @@ impl TreeWide {
                 files
                     .iter()
                     .filter(|f| matches!(f.language, Language::C | Language::Cpp))
-                    .map(|f| f.bytes.as_slice()),
+                    .map(|f| (f.bytes.as_slice(), c::is_header_path(&f.path))),
             ),
         }
     }

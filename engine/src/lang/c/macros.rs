@@ -34,6 +34,11 @@ pub struct Macros {
     class_names: FastSet<String>,
     /// Operator spellings some declaration of the tree overloads (`operator==`).
     operators: FastSet<String>,
+    /// Namespace macros (`FMT_BEGIN_NAMESPACE` = `namespace fmt { inline namespace
+    /// v9 {`, `FMT_END_NAMESPACE` = `} }`): written in place, in the bytes of the
+    /// name, as their non-inline namespaces (inline namespaces are transparent to
+    /// lookup), so the declarations between them keep their namespace.
+    expansions: crate::fasthash::FastMap<String, String>,
     /// Masking turned off (`CALLGRAPH_NO_MASK`), to measure what it changes.
     disabled: bool,
 }
@@ -71,6 +76,10 @@ const ATTRIBUTE_WORDS: &[&str] = &[
 ];
 
 struct Define {
+    /// Defined in a header: seen by every file that includes it. A definition in a
+    /// source file (`.c`, `.cc`) is seen by that file only, so it does not count
+    /// against a header's definition of the same name.
+    in_header: bool,
     name: String,
     function_like: bool,
     body: String,
@@ -78,16 +87,22 @@ struct Define {
 
 impl Macros {
     /// Read every `#define` of the tree's C/C++ files.
-    pub fn collect<'b>(files: impl Iterator<Item = &'b [u8]>) -> Macros {
+    pub fn collect<'b>(files: impl Iterator<Item = (&'b [u8], bool)>) -> Macros {
         let mut defines: Vec<Define> = Vec::new();
         let mut class_names = FastSet::default();
         let mut operators = FastSet::default();
-        for bytes in files {
+        for (bytes, in_header) in files {
             if let Ok(text) = std::str::from_utf8(bytes) {
-                defines_of(text, &mut defines);
+                defines_of(text, in_header, &mut defines);
             }
             classes_and_operators(bytes, &mut class_names, &mut operators);
         }
+        let header_defined: FastSet<String> = defines
+            .iter()
+            .filter(|d| d.in_header)
+            .map(|d| d.name.clone())
+            .collect();
+        defines.retain(|d| d.in_header || !header_defined.contains(&d.name));
         let mut m = Macros {
             disabled: std::env::var_os("CALLGRAPH_NO_MASK").is_some(),
             class_names,
@@ -139,6 +154,7 @@ impl Macros {
             m.masked.remove(&n);
         }
         m.masked_calls.retain(|n| candidates.contains(n));
+        m.expansions = namespace_expansions(&defines);
         // Keep the defined-object names for the class-name rule.
         m.all_caps_defined = defines
             .iter()
@@ -165,7 +181,12 @@ impl Macros {
 
     /// The bytes with masked macros replaced by spaces, or `None` when nothing is masked.
     pub fn mask(&self, src: &[u8]) -> Option<Vec<u8>> {
-        if self.disabled || (self.masked.is_empty() && self.masked_calls.is_empty() && self.all_caps_defined.is_empty()) {
+        if self.disabled
+            || (self.masked.is_empty()
+                && self.masked_calls.is_empty()
+                && self.all_caps_defined.is_empty()
+                && self.expansions.is_empty())
+        {
             return None;
         }
         let spans = self.spans_to_mask(src);
@@ -178,6 +199,10 @@ impl Macros {
                 if *byte != b'\n' {
                     *byte = b' ';
                 }
+            }
+            let name = std::str::from_utf8(&src[a..b]).unwrap_or("");
+            if let Some(text) = self.expansions.get(name) {
+                out[a..a + text.len()].copy_from_slice(text.as_bytes());
             }
         }
         Some(out)
@@ -239,7 +264,7 @@ impl Macros {
                     prev_word = None;
                     continue;
                 }
-                if self.masked.contains(word) {
+                if self.masked.contains(word) || self.expansions.contains_key(word) {
                     spans.push((start, i));
                     continue;
                 }
@@ -282,6 +307,86 @@ impl Macros {
         }
         spans
     }
+}
+
+/// Namespace macros and the text each is written as (see `Macros::expansions`):
+/// an opening macro's body is only `[inline] namespace NAME {` repeated; a closing
+/// macro's only `}`s, paired with the openings of as many braces (when those agree
+/// on how many are inline). Only expansions that fit in the macro's name are kept.
+fn namespace_expansions(defines: &[Define]) -> crate::fasthash::FastMap<String, String> {
+    let mut bodies: crate::fasthash::FastMap<&str, Vec<&str>> = Default::default();
+    for d in defines.iter().filter(|d| !d.function_like) {
+        bodies.entry(d.name.as_str()).or_default().push(d.body.as_str());
+    }
+    let mut openings: Vec<(&str, String, usize, usize)> = Vec::new();
+    let mut closings: Vec<(&str, usize)> = Vec::new();
+    for (name, bs) in &bodies {
+        let first = bs[0];
+        if bs.iter().any(|b| *b != first) {
+            continue;
+        }
+        let toks: Vec<&str> = first
+            .split(|c: char| c.is_whitespace() || c == '{')
+            .filter(|t| !t.is_empty())
+            .collect();
+        let braces = first.matches('{').count();
+        if !first.is_empty() && first.chars().all(|c| c == '}' || c.is_whitespace()) {
+            closings.push((name, first.matches('}').count()));
+            continue;
+        }
+        if braces == 0 || first.contains('}') {
+            continue;
+        }
+        let mut text = String::new();
+        let mut inline = 0;
+        let mut k = 0;
+        let mut ok = true;
+        let mut seen = 0;
+        while k < toks.len() {
+            let is_inline = toks[k] == "inline";
+            if is_inline {
+                k += 1;
+            }
+            if toks.get(k) != Some(&"namespace") || k + 1 >= toks.len() {
+                ok = false;
+                break;
+            }
+            let ns = toks[k + 1];
+            if !ns.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                ok = false;
+                break;
+            }
+            if is_inline {
+                inline += 1;
+            } else {
+                text.push_str("namespace ");
+                text.push_str(ns);
+                text.push('{');
+            }
+            seen += 1;
+            k += 2;
+        }
+        if ok && seen == braces && text.len() <= name.len() {
+            openings.push((name, text, braces, inline));
+        }
+    }
+    let mut out: crate::fasthash::FastMap<String, String> = Default::default();
+    for (name, text, _, _) in &openings {
+        out.insert(name.to_string(), text.clone());
+    }
+    for (name, braces) in closings {
+        let inlines: Vec<usize> = openings
+            .iter()
+            .filter(|o| o.2 == braces)
+            .map(|o| o.3)
+            .collect();
+        if let Some(&i) = inlines.first() {
+            if inlines.iter().all(|&x| x == i) && braces - i <= name.len() {
+                out.insert(name.to_string(), "}".repeat(braces - i));
+            }
+        }
+    }
+    out
 }
 
 /// The tokens of one file that matter to the class-name and operator lists:
@@ -391,7 +496,7 @@ fn classes_and_operators(src: &[u8], classes: &mut FastSet<String>, ops: &mut Fa
 }
 
 /// Every `#define` of one file (continuation lines joined, comments dropped).
-fn defines_of(text: &str, out: &mut Vec<Define>) {
+fn defines_of(text: &str, in_header: bool, out: &mut Vec<Define>) {
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         let t = line.trim_start();
@@ -436,6 +541,7 @@ fn defines_of(text: &str, out: &mut Vec<Define>) {
             (false, after.trim().to_string())
         };
         out.push(Define {
+            in_header,
             name,
             function_like,
             body: value,
@@ -611,7 +717,7 @@ mod tests {
     use super::*;
 
     fn macros(text: &str) -> Macros {
-        let mut m = Macros::collect(std::iter::once(text.as_bytes()));
+        let mut m = Macros::collect(std::iter::once((text.as_bytes(), true)));
         m.disabled = false;
         m
     }
@@ -630,6 +736,19 @@ mod tests {
         );
         assert!(m.is_function_like("TWICE"));
         assert!(!m.is_function_like("N"));
+    }
+
+    #[test]
+    fn namespace_macros_are_written_as_their_namespaces() {
+        let m = macros(
+            "#define FMT_BEGIN_NAMESPACE \\\n  namespace fmt { \\\n  inline namespace v9 {\n#define FMT_END_NAMESPACE \\\n  } \\\n  }\n",
+        );
+        let src = b"FMT_BEGIN_NAMESPACE\nint f();\nFMT_END_NAMESPACE\n";
+        let out = m.mask(src).expect("expanded");
+        assert_eq!(
+            std::str::from_utf8(&out).unwrap(),
+            "namespace fmt{     \nint f();\n}                \n"
+        );
     }
 
     #[test]

@@ -6,6 +6,13 @@ pub mod macros;
 pub mod policy;
 pub mod resolve;
 
+/// Whether a path is a header (`.h`, `.hpp`, `.hh`, `.hxx`, `.inc`): what it
+/// defines is seen by the files that include it.
+pub fn is_header_path(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(_, e)| matches!(e, "h" | "hpp" | "hh" | "hxx" | "inc" | "ipp" | "tcc"))
+}
+
 /// Whether a `.h` file's own content is C++: a line that starts, at top level,
 /// with what only C++ writes (`class X`, `namespace`, `template <`, `public:`,
 /// `using namespace`, `extern "C++"`) or a `::` scope outside comments and strings.
