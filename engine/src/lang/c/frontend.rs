@@ -1320,6 +1320,13 @@ impl<'s, 'w> Extractor<'s, 'w> {
             return;
         };
         let shape = self.walk(r, depth);
+        // `a = b` / `a += b` on a class that overloads the operator calls it.
+        if let (Some(op), Some(ls)) = (node.child_by_field_name("operator"), left_shape.clone()) {
+            if self.cpp {
+                let spelling = format!("operator{}", self.text(op));
+                self.operator_site(op, &spelling, ls, 1);
+            }
+        }
         let plain = node
             .child_by_field_name("operator")
             .is_some_and(|o| self.text(o) == "=");
