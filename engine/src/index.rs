@@ -44,6 +44,9 @@ pub struct TreeIndex<'a> {
     c_scoped: HashMap<String, Vec<Eid>>,
     /// C++: an out-of-line member definition (`void T::m() {}`) → its class.
     c_owner: HashMap<Eid, Eid>,
+    /// C++: type aliases (`using A = ns::T;`, `typedef ns::T A;`) by alias name:
+    /// the file that writes each and the path it names.
+    c_aliases: HashMap<String, Vec<(u32, Vec<String>)>>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -66,6 +69,7 @@ impl<'a> TreeIndex<'a> {
             go_package_vars: HashMap::default(),
             c_scoped: HashMap::default(),
             c_owner: HashMap::default(),
+            c_aliases: HashMap::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -131,6 +135,19 @@ impl<'a> TreeIndex<'a> {
                     _ => continue,
                 };
                 index.value_names.insert(name.clone());
+            }
+            if file.language == Language::Cpp {
+                for import in &file.imports {
+                    if let crate::facts::ImportKind::CppUsing { path, alias } = &import.kind {
+                        if path.last() != Some(alias) {
+                            index
+                                .c_aliases
+                                .entry(alias.clone())
+                                .or_default()
+                                .push((fi, path.clone()));
+                        }
+                    }
+                }
             }
             if matches!(file.language, Language::C | Language::Cpp) {
                 for (di, key) in c_scoped_names(file).into_iter().enumerate() {
@@ -198,6 +215,11 @@ impl<'a> TreeIndex<'a> {
                 .or_default()
                 .push(eid);
         }
+    }
+
+    /// C++: the type aliases of this name anywhere in the tree (file, path named).
+    pub fn c_aliases(&self, name: &str) -> &[(u32, Vec<String>)] {
+        self.c_aliases.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// C and C++: declarations whose scoped name is `key` (`ns::T::m`, `f`).

@@ -197,6 +197,8 @@ struct Extractor<'s, 'w> {
     anonymous: u32,
     /// Template parameters of the declaration being read.
     pending_type_params: Vec<String>,
+    /// Inside the argument of a macro that writes it at global scope (`::call`).
+    global_scope: bool,
     errors: u32,
     cut: bool,
     latest: std::collections::HashMap<(ScopeIdx, String), usize>,
@@ -252,6 +254,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             namespace: Vec::new(),
             anonymous: 0,
             pending_type_params: Vec::new(),
+            global_scope: false,
             errors: 0,
             cut: false,
             latest: Default::default(),
@@ -330,9 +333,18 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 self.class_specifier(node, d);
                 Shape::Unknown
             }
-            "enum_specifier" | "friend_declaration" | "static_assert_declaration" => {
+            // A friend defined in its class is a function of the enclosing namespace.
+            "friend_declaration" => {
+                for c in named_children(node) {
+                    if c.kind() == "function_definition" {
+                        let saved = self.class.take();
+                        self.function_definition(c, d);
+                        self.class = saved;
+                    }
+                }
                 Shape::Unknown
             }
+            "enum_specifier" | "static_assert_declaration" => Shape::Unknown,
             "compound_statement" | "for_statement" | "for_range_loop" | "if_statement"
             | "while_statement" | "switch_statement" | "do_statement" | "catch_clause"
             | "try_statement" => {
@@ -1278,7 +1290,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 | "template_declaration" | "class_specifier" | "struct_specifier"
                 | "union_specifier" | "using_declaration" | "alias_declaration"
                 | "type_definition" | "preproc_if" | "preproc_ifdef" | "preproc_else"
-                | "preproc_elif" => {
+                | "preproc_elif" | "friend_declaration" => {
                     self.walk(c, depth);
                 }
                 _ => {}
@@ -1457,12 +1469,26 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 let name = self.text(function).to_string();
                 // A function-like macro's invocation is not a call; its arguments' are.
                 if self.tree_wide.c_macros.is_function_like(&name) {
+                    let saved = self.global_scope;
+                    self.global_scope = self.tree_wide.c_macros.qualifies_globally(&name);
                     if let Some(a) = args_node {
                         self.arguments(a, depth);
                     }
+                    self.global_scope = saved;
                     return Shape::Unknown;
                 }
-                (Callee::Name(name), function)
+                if std::mem::take(&mut self.global_scope) {
+                    // `FMT_POSIX_CALL(close(fd))` is `::close(fd)`.
+                    (
+                        Callee::Member {
+                            receiver: Receiver::Scope(Vec::new()),
+                            name,
+                        },
+                        function,
+                    )
+                } else {
+                    (Callee::Name(name), function)
+                }
             }
             "template_function" => {
                 let Some(n) = function.child_by_field_name("name") else {

@@ -39,6 +39,10 @@ pub struct Macros {
     /// name, as their non-inline namespaces (inline namespaces are transparent to
     /// lookup), so the declarations between them keep their namespace.
     expansions: crate::fasthash::FastMap<String, String>,
+    /// Function-like macros that write their one argument at global scope
+    /// (`#define FMT_POSIX_CALL(call) ::call`): a call in the argument names a
+    /// global function, never a member.
+    global_scope: FastSet<String>,
     /// Masking turned off (`CALLGRAPH_NO_MASK`), to measure what it changes.
     disabled: bool,
 }
@@ -82,6 +86,8 @@ struct Define {
     in_header: bool,
     name: String,
     function_like: bool,
+    /// A function-like macro's parameter names.
+    params: Vec<String>,
     body: String,
 }
 
@@ -155,6 +161,7 @@ impl Macros {
         }
         m.masked_calls.retain(|n| candidates.contains(n));
         m.expansions = namespace_expansions(&defines);
+        m.global_scope = global_scope_macros(&defines);
         // Keep the defined-object names for the class-name rule.
         m.all_caps_defined = defines
             .iter()
@@ -167,6 +174,11 @@ impl Macros {
     /// Whether the tree defines `name` as a function-like macro.
     pub fn is_function_like(&self, name: &str) -> bool {
         self.function_like.contains(name)
+    }
+
+    /// Whether a function-like macro writes its argument at global scope (`::call`).
+    pub fn qualifies_globally(&self, name: &str) -> bool {
+        self.global_scope.contains(name)
     }
 
     /// Whether the tree defines a class, struct or union of this name with a body.
@@ -307,6 +319,57 @@ impl Macros {
         }
         spans
     }
+}
+
+/// Function-like macros of one parameter every definition of which is `::P`
+/// (`::_##P` pastes a prefix, still at global scope) or another such macro of P.
+fn global_scope_macros(defines: &[Define]) -> FastSet<String> {
+    let mut by_name: crate::fasthash::FastMap<&str, Vec<&Define>> = Default::default();
+    for d in defines.iter().filter(|d| d.function_like) {
+        by_name.entry(d.name.as_str()).or_default().push(d);
+    }
+    let mut out: FastSet<String> = FastSet::default();
+    loop {
+        let before = out.len();
+        for (name, ds) in &by_name {
+            if out.contains(*name) {
+                continue;
+            }
+            let all = ds.iter().all(|d| {
+                let [p] = d.params.as_slice() else {
+                    return false;
+                };
+                let body: String = d.body.chars().filter(|c| !c.is_whitespace()).collect();
+                // `::P`, `::_##P`, `ns::P`: the argument written qualified.
+                let direct = body.strip_suffix(p.as_str()).is_some_and(|pre| {
+                    let pre = pre.strip_suffix("##").map(|x| {
+                        x.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    });
+                    let pre = pre.unwrap_or(pre_plain(body.as_str(), p));
+                    pre.ends_with("::")
+                        && pre[..pre.len() - 2]
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                });
+                let through = body
+                    .strip_suffix(&format!("({p})"))
+                    .is_some_and(|m| out.contains(m));
+                direct || through
+            });
+            if all {
+                out.insert(name.to_string());
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+    }
+    out
+}
+
+/// The body before a parameter written last (`::call` → `::`).
+fn pre_plain<'a>(body: &'a str, p: &str) -> &'a str {
+    &body[..body.len() - p.len()]
 }
 
 /// Namespace macros and the text each is written as (see `Macros::expansions`):
@@ -532,9 +595,17 @@ fn defines_of(text: &str, in_header: bool, out: &mut Vec<Define>) {
         }
         let name = body[..name_len].to_string();
         let after = &body[name_len..];
+        let mut params = Vec::new();
         let (function_like, value) = if after.starts_with('(') {
             match after.find(')') {
-                Some(close) => (true, after[close + 1..].trim().to_string()),
+                Some(close) => {
+                    params = after[1..close]
+                        .split(',')
+                        .map(|p| p.trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect();
+                    (true, after[close + 1..].trim().to_string())
+                }
                 None => continue,
             }
         } else {
@@ -544,6 +615,7 @@ fn defines_of(text: &str, in_header: bool, out: &mut Vec<Define>) {
             in_header,
             name,
             function_like,
+            params,
             body: value,
         });
     }

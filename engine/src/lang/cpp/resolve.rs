@@ -254,13 +254,65 @@ pub(crate) fn resolve_type(index: &TreeIndex, file: u32, ctx: Option<Eid>, ty: &
             return Ty::Unknown;
         }
     }
-    let types: Vec<Eid> = lookup_kind(index, file, ctx, &ty.path, |d| d.kind.is_type());
+    resolve_type_bounded(index, file, ctx, ty, 0)
+}
+
+fn resolve_type_bounded(
+    index: &TreeIndex,
+    file: u32,
+    ctx: Option<Eid>,
+    ty: &TypeRef,
+    depth: u32,
+) -> Ty {
+    let Some(last) = ty.last() else {
+        return Ty::Unknown;
+    };
+    let mut types: Vec<Eid> = lookup_kind(index, file, ctx, &ty.path, |d| d.kind.is_type());
+    if types.is_empty() && depth > 0 {
+        // An alias's target, written in a namespace the alias does not record:
+        // the one type of the tree with that name.
+        let named: Vec<Eid> = index
+            .by_name(last)
+            .iter()
+            .copied()
+            .filter(|&e| index.decl(e).kind.is_type())
+            .collect();
+        if named.len() == 1 {
+            types = named;
+        }
+    }
     match pick_type(index, file, &types) {
         Some(t) => Ty::InTree(t),
         None if !types.is_empty() => Ty::Unknown,
+        // A type alias some file of the tree writes (`using string_view =
+        // basic_string_view<char>;`): what it names, when every alias of that
+        // name agrees; never "outside" on the alias's name alone.
+        None if !index.c_aliases(last).is_empty() => {
+            if depth > 4 {
+                return Ty::Unknown;
+            }
+            let mut answers = index.c_aliases(last).iter().map(|(f, path)| {
+                let target = TypeRef {
+                    path: path.clone(),
+                    args: Vec::new(),
+                    is_self: false,
+                    array: false,
+                };
+                resolve_type_bounded(index, *f, None, &target, depth + 1)
+            });
+            let first = answers.next().unwrap_or(Ty::Unknown);
+            if answers.all(|a| a == first) {
+                first
+            } else {
+                Ty::Unknown
+            }
+        }
         None if ty.path.first().is_some_and(|p| p == policy::STD) => Ty::Foreign(ty.path.join("::")),
-        // A name no type of the tree has (a typedef, a library type).
-        None if !index.by_name(last).iter().any(|&e| index.decl(e).kind.is_type()) => {
+        // A name no type of the tree has (a typedef, a library type), written
+        // outside any template (where it could name a dependent type).
+        None if !index.by_name(last).iter().any(|&e| index.decl(e).kind.is_type())
+            && !in_template(index, ctx) =>
+        {
             Ty::Foreign(ty.path.join("::"))
         }
         None => Ty::Unknown,
@@ -290,6 +342,8 @@ fn pick_type(index: &TreeIndex, file: u32, types: &[Eid]) -> Option<Eid> {
     }
 }
 
+/// Whether `name` is a template parameter of `ctx`, of a declaration around it
+/// (a class or function it is nested in), or of an out-of-line member's class.
 fn is_type_param(index: &TreeIndex, ctx: Option<Eid>, name: &str) -> bool {
     let mut cur = ctx;
     let mut guard = 0;
@@ -298,7 +352,37 @@ fn is_type_param(index: &TreeIndex, ctx: Option<Eid>, name: &str) -> bool {
         if d.type_params.iter().any(|p| p == name) {
             return true;
         }
-        cur = index.c_owner_type(e).filter(|&o| o != e);
+        cur = match d.parent {
+            Some(p) => Some(Eid {
+                file: e.file,
+                decl: p,
+            }),
+            None => index.c_owner_type(e).filter(|&o| o != e),
+        };
+        guard += 1;
+        if guard > 16 {
+            break;
+        }
+    }
+    false
+}
+
+/// Whether `ctx` is inside a template (its names may depend on its parameters).
+fn in_template(index: &TreeIndex, ctx: Option<Eid>) -> bool {
+    let mut cur = ctx;
+    let mut guard = 0;
+    while let Some(e) = cur {
+        let d = index.decl(e);
+        if !d.type_params.is_empty() {
+            return true;
+        }
+        cur = match d.parent {
+            Some(p) => Some(Eid {
+                file: e.file,
+                decl: p,
+            }),
+            None => index.c_owner_type(e).filter(|&o| o != e),
+        };
         guard += 1;
         if guard > 16 {
             break;
@@ -619,7 +703,18 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
     };
     let ctx = caller_eid(file, call);
     let name = path.last().cloned().unwrap_or_default();
-    let found = lookup(cx.index, file, ctx, &path);
+    // `::f()`: the global scope only.
+    let global = matches!(&call.callee, Callee::Member { receiver: Receiver::Scope(s), .. } if s.is_empty());
+    let found = if global {
+        cx.index
+            .c_scoped(&name)
+            .iter()
+            .copied()
+            .filter(|&e| cx.index.decl(e).parent.is_none())
+            .collect()
+    } else {
+        lookup(cx.index, file, ctx, &path)
+    };
     if found.is_empty() {
         if qualified {
             // `T::m()` where T is a class: m may be inherited.
@@ -669,6 +764,15 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
         }
     };
     match definitions_visible_from(cx, file, &narrowed) {
+        // C++ needs a declaration before a call: a definition no file the caller
+        // includes declares (a header calling into a test file) is not the target.
+        Visible::One(_, Family::UniqueName)
+            if !found
+                .iter()
+                .any(|&e| e.file == file || includes(cx.index, file, e.file)) =>
+        {
+            Decision::Refuse(Reason::NoDeclaration)
+        }
         Visible::One(defs, family) => {
             let family = if qualified {
                 Family::QualifiedPath
@@ -860,6 +964,15 @@ fn outside_the_tree(cx: &Cx, file: u32, call: &Call) -> Decision {
             name,
         } => {
             let symbol = format!("{}::{name}", s.join("::"));
+            if s.is_empty() {
+                // `::f()` with no global f in the tree: the C library or another.
+                let kind = if cpolicy::is_stdlib_function(name) {
+                    OutsideKind::Stdlib
+                } else {
+                    OutsideKind::External
+                };
+                return Decision::Place(Placement::outside(kind, name.clone(), Family::ExternalImport));
+            }
             if s.first().is_some_and(|p| p == policy::STD) {
                 return Decision::Place(Placement::outside(
                     OutsideKind::Stdlib,
