@@ -136,7 +136,9 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     }
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
-        "c" | "cpp" => build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound),
+        "c" | "cpp" => {
+            build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound)
+        }
         "go" => (
             Step::NotNeeded,
             go_run(&tools[0], &copy, scratch.path())
@@ -209,7 +211,11 @@ fn build_and_run_native(
     scratch: &Path,
     bound: Duration,
 ) -> (Step, Result<oracles::Finished, Outcome>) {
-    let extensions: &[&str] = if language == "c" { &["c"] } else { &["cpp", "cc"] };
+    let extensions: &[&str] = if language == "c" {
+        &["c"]
+    } else {
+        &["cpp", "cc"]
+    };
     let mut sources = Vec::new();
     if let Err(e) = sources_with(copy, copy, extensions, &mut sources) {
         return (

@@ -108,7 +108,9 @@ impl Language {
         tree_wide: &TreeWide,
     ) -> FileFacts {
         match self {
-            Language::C | Language::Cpp => c::frontend::extract(self, path, source, tree, tree_wide),
+            Language::C | Language::Cpp => {
+                c::frontend::extract(self, path, source, tree, tree_wide)
+            }
             _ => self.extract(path, source, tree),
         }
     }

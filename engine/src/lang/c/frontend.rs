@@ -26,8 +26,8 @@ use tree_sitter::Node;
 
 use crate::facts::{
     ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope,
-    ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
+    Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx,
+    ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::lang::c::policy;
 use crate::lang::{Language, TreeWide};
@@ -366,8 +366,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 Shape::Unknown
             }
             // Unevaluated operands: nothing inside is called.
-            "sizeof_expression" | "alignof_expression" | "decltype" | "noexcept"
-            | "offsetof_expression" | "type_descriptor" => Shape::Unknown,
+            "sizeof_expression"
+            | "alignof_expression"
+            | "decltype"
+            | "noexcept"
+            | "offsetof_expression"
+            | "type_descriptor" => Shape::Unknown,
             "pointer_expression" => {
                 let op = node.child_by_field_name("operator").map(|o| self.text(o));
                 let inner = match node.child_by_field_name("argument") {
@@ -384,10 +388,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
                     _ => Shape::Unknown,
                 }
             }
-            "parenthesized_expression" => match named_children(node).find(|c| c.kind() != "comment") {
-                Some(inner) => self.walk(inner, d),
-                None => Shape::Unknown,
-            },
+            "parenthesized_expression" => {
+                match named_children(node).find(|c| c.kind() != "comment") {
+                    Some(inner) => self.walk(inner, d),
+                    None => Shape::Unknown,
+                }
+            }
             "assignment_expression" => {
                 self.assignment(node, d);
                 Shape::Unknown
@@ -489,7 +495,8 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let Shape::Name(n) = shape else {
             return false;
         };
-        let plain = |ty: &TypeRef| ty.path.len() == 1 && ty.last().is_some_and(policy::is_plain_type);
+        let plain =
+            |ty: &TypeRef| ty.path.len() == 1 && ty.last().is_some_and(policy::is_plain_type);
         match self.binding_in_chain(n).map(|b| &b.value) {
             Some(BindingValue::Typed { ty, .. } | BindingValue::Param { ty: Some(ty), .. }) => {
                 return plain(ty)
@@ -595,9 +602,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
     /// `using namespace a::b;` and `using a::b::f;`.
     fn using_declaration(&mut self, node: Node) {
         let is_namespace = children(node).any(|c| c.kind() == "namespace");
-        let Some(target) = named_children(node)
-            .find(|c| matches!(c.kind(), "identifier" | "qualified_identifier" | "namespace_identifier"))
-        else {
+        let Some(target) = named_children(node).find(|c| {
+            matches!(
+                c.kind(),
+                "identifier" | "qualified_identifier" | "namespace_identifier"
+            )
+        }) else {
             return;
         };
         let mut path = self.scoped_path(target);
@@ -640,7 +650,10 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let Some(ty) = node.child_by_field_name("type") else {
             return;
         };
-        if matches!(ty.kind(), "struct_specifier" | "class_specifier" | "union_specifier") {
+        if matches!(
+            ty.kind(),
+            "struct_specifier" | "class_specifier" | "union_specifier"
+        ) {
             self.walk(ty, depth);
         }
         let Some(t) = self.type_ref(ty, 0) else {
@@ -714,7 +727,9 @@ impl<'s, 'w> Extractor<'s, 'w> {
                         specifiers,
                     });
                 }
-                "pointer_declarator" | "reference_declarator" | "init_declarator"
+                "pointer_declarator"
+                | "reference_declarator"
+                | "init_declarator"
                 | "attributed_declarator" => {
                     cur = cur
                         .child_by_field_name("declarator")
@@ -817,7 +832,8 @@ impl<'s, 'w> Extractor<'s, 'w> {
         }
         let is_static = self.is_static(node);
         decl.is_static = is_static;
-        decl.file_local = self.class.is_none() && f.qualifier.is_empty() && (is_static || self.anonymous > 0);
+        decl.file_local =
+            self.class.is_none() && f.qualifier.is_empty() && (is_static || self.anonymous > 0);
         decl.params = f.params.map(|p| self.parameters(p)).unwrap_or_default();
         decl.returns = node
             .child_by_field_name("type")
@@ -907,7 +923,9 @@ impl<'s, 'w> Extractor<'s, 'w> {
             return None;
         }
         let first = named_children(f.params?).next()?;
-        if first.kind() != "parameter_declaration" || first.child_by_field_name("declarator").is_some() {
+        if first.kind() != "parameter_declaration"
+            || first.child_by_field_name("declarator").is_some()
+        {
             return None;
         }
         let t = first.child_by_field_name("type")?;
@@ -926,9 +944,9 @@ impl<'s, 'w> Extractor<'s, 'w> {
                     {
                         continue;
                     }
-                    let fn_pointer = p
-                        .child_by_field_name("declarator")
-                        .is_some_and(|d| self.fn_declarator(d).is_some() || contains_function_declarator(d));
+                    let fn_pointer = p.child_by_field_name("declarator").is_some_and(|d| {
+                        self.fn_declarator(d).is_some() || contains_function_declarator(d)
+                    });
                     let ty = if fn_pointer {
                         None
                     } else {
@@ -993,8 +1011,10 @@ impl<'s, 'w> Extractor<'s, 'w> {
     fn declaration(&mut self, node: Node, depth: u32) {
         let ty_node = node.child_by_field_name("type");
         if let Some(t) = ty_node {
-            if matches!(t.kind(), "struct_specifier" | "class_specifier" | "union_specifier")
-                && t.child_by_field_name("body").is_some()
+            if matches!(
+                t.kind(),
+                "struct_specifier" | "class_specifier" | "union_specifier"
+            ) && t.child_by_field_name("body").is_some()
             {
                 self.walk(t, depth);
             }
@@ -1047,7 +1067,14 @@ impl<'s, 'w> Extractor<'s, 'w> {
 
     /// One variable declarator: its binding, its initializer's calls, references
     /// and, in C++, the construction it makes.
-    fn variable(&mut self, _decl: Node, dn: Node, ty: Option<&TypeRef>, is_extern: bool, depth: u32) {
+    fn variable(
+        &mut self,
+        _decl: Node,
+        dn: Node,
+        ty: Option<&TypeRef>,
+        is_extern: bool,
+        depth: u32,
+    ) {
         let Some(name) = self.declarator_name(dn) else {
             self.walk_children(dn, depth);
             return;
@@ -1067,7 +1094,17 @@ impl<'s, 'w> Extractor<'s, 'w> {
                     self.construction_site(t, name_node, args);
                 }
             }
-            Some(v) if v.kind() == "initializer_list" && !indirect && ty.is_some_and(|t| self.constructs(t) && self.tree_wide.c_macros.is_class_name(t.last().unwrap_or(""))) => {
+            Some(v)
+                if v.kind() == "initializer_list"
+                    && !indirect
+                    && ty.is_some_and(|t| {
+                        self.constructs(t)
+                            && self
+                                .tree_wide
+                                .c_macros
+                                .is_class_name(t.last().unwrap_or(""))
+                    }) =>
+            {
                 let args = self.arguments(v, depth);
                 if let Some(t) = ty {
                     self.construction_site(t, name_node, args);
@@ -1114,17 +1151,15 @@ impl<'s, 'w> Extractor<'s, 'w> {
     /// Whether a written type may be constructed with arguments (not a primitive,
     /// not `auto`, not a C typedef of a number).
     fn constructs(&self, t: &TypeRef) -> bool {
-        !t.array
-            && !t.is_self
-            && t.last().is_some_and(|n| !policy::is_plain_type(n))
-            && !is_auto(t)
+        !t.array && !t.is_self && t.last().is_some_and(|n| !policy::is_plain_type(n)) && !is_auto(t)
     }
 
     /// `T x;` constructs only where the tree defines class T, or T is `std::`.
     fn default_constructs(&self, t: &TypeRef) -> bool {
         self.constructs(t)
             && (t.path.first().is_some_and(|p| p == "std")
-                || t.last().is_some_and(|n| self.tree_wide.c_macros.is_class_name(n)))
+                || t.last()
+                    .is_some_and(|n| self.tree_wide.c_macros.is_class_name(n)))
     }
 
     /// A construction named by its type at `anchor` (the variable, or `T`).
@@ -1139,7 +1174,14 @@ impl<'s, 'w> Extractor<'s, 'w> {
             Callee::Name(name)
         };
         let wrote = ty.path.join("::");
-        self.push_call(anchor, callee, CallKind::New, args, ty.args.len() as u32, wrote)
+        self.push_call(
+            anchor,
+            callee,
+            CallKind::New,
+            args,
+            ty.args.len() as u32,
+            wrote,
+        )
     }
 
     fn push_call(
@@ -1173,8 +1215,10 @@ impl<'s, 'w> Extractor<'s, 'w> {
     /// or fields with their written types.
     fn field_declaration(&mut self, node: Node, depth: u32) {
         if let Some(t) = node.child_by_field_name("type") {
-            if matches!(t.kind(), "struct_specifier" | "class_specifier" | "union_specifier")
-                && t.child_by_field_name("body").is_some()
+            if matches!(
+                t.kind(),
+                "struct_specifier" | "class_specifier" | "union_specifier"
+            ) && t.child_by_field_name("body").is_some()
             {
                 self.walk(t, depth);
             }
@@ -1286,11 +1330,21 @@ impl<'s, 'w> Extractor<'s, 'w> {
         self.owner = None;
         for c in named_children(body) {
             match c.kind() {
-                "function_definition" | "field_declaration" | "declaration"
-                | "template_declaration" | "class_specifier" | "struct_specifier"
-                | "union_specifier" | "using_declaration" | "alias_declaration"
-                | "type_definition" | "preproc_if" | "preproc_ifdef" | "preproc_else"
-                | "preproc_elif" | "friend_declaration" => {
+                "function_definition"
+                | "field_declaration"
+                | "declaration"
+                | "template_declaration"
+                | "class_specifier"
+                | "struct_specifier"
+                | "union_specifier"
+                | "using_declaration"
+                | "alias_declaration"
+                | "type_definition"
+                | "preproc_if"
+                | "preproc_ifdef"
+                | "preproc_else"
+                | "preproc_elif"
+                | "friend_declaration" => {
                     self.walk(c, depth);
                 }
                 _ => {}
@@ -1435,7 +1489,11 @@ impl<'s, 'w> Extractor<'s, 'w> {
     fn value_name(&self, node: Node) -> Option<String> {
         match node.kind() {
             "identifier" => Some(self.text(node).to_string()),
-            "pointer_expression" if node.child_by_field_name("operator").is_some_and(|o| self.text(o) == "&") => {
+            "pointer_expression"
+                if node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "&") =>
+            {
                 self.value_name(node.child_by_field_name("argument")?)
             }
             "parenthesized_expression" => self.value_name(named_children(node).next()?),
@@ -1678,7 +1736,13 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let Some(ty) = self.type_ref(tn, 0) else {
             return Shape::Unknown;
         };
-        if self.cpp && self.constructs(&ty) && self.tree_wide.c_macros.is_class_name(ty.last().unwrap_or("")) {
+        if self.cpp
+            && self.constructs(&ty)
+            && self
+                .tree_wide
+                .c_macros
+                .is_class_name(ty.last().unwrap_or(""))
+        {
             let anchor = type_name_node(tn).unwrap_or(tn);
             self.construction_site(&ty, anchor, args);
         }
@@ -1785,8 +1849,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
         }
         let d = depth + 1;
         match node.kind() {
-            "type_identifier" | "primitive_type" | "sized_type_specifier" | "identifier"
-            | "namespace_identifier" | "auto" => Some(TypeRef::simple(&compact(self.text(node)))),
+            "type_identifier"
+            | "primitive_type"
+            | "sized_type_specifier"
+            | "identifier"
+            | "namespace_identifier"
+            | "auto" => Some(TypeRef::simple(&compact(self.text(node)))),
             "placeholder_type_specifier" => Some(TypeRef::simple("auto")),
             "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" => {
                 let n = node.child_by_field_name("name")?;
@@ -1820,8 +1888,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 inner.path = path;
                 Some(inner)
             }
-            "type_descriptor" => node.child_by_field_name("type").and_then(|t| self.type_ref(t, d)),
-            "dependent_type" => named_children(node).next().and_then(|t| self.type_ref(t, d)),
+            "type_descriptor" => node
+                .child_by_field_name("type")
+                .and_then(|t| self.type_ref(t, d)),
+            "dependent_type" => named_children(node)
+                .next()
+                .and_then(|t| self.type_ref(t, d)),
             _ => None,
         }
     }
@@ -1918,8 +1990,11 @@ fn contains_function_pointer(node: Node) -> bool {
                     .child_by_field_name("declarator")
                     .is_some_and(|d| d.kind() == "parenthesized_declarator");
             }
-            "init_declarator" | "pointer_declarator" | "array_declarator"
-            | "parenthesized_declarator" | "reference_declarator" => {
+            "init_declarator"
+            | "pointer_declarator"
+            | "array_declarator"
+            | "parenthesized_declarator"
+            | "reference_declarator" => {
                 match cur
                     .child_by_field_name("declarator")
                     .or_else(|| named_children(cur).next())

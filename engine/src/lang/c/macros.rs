@@ -379,7 +379,10 @@ fn pre_plain<'a>(body: &'a str, p: &str) -> &'a str {
 fn namespace_expansions(defines: &[Define]) -> crate::fasthash::FastMap<String, String> {
     let mut bodies: crate::fasthash::FastMap<&str, Vec<&str>> = Default::default();
     for d in defines.iter().filter(|d| !d.function_like) {
-        bodies.entry(d.name.as_str()).or_default().push(d.body.as_str());
+        bodies
+            .entry(d.name.as_str())
+            .or_default()
+            .push(d.body.as_str());
     }
     let mut openings: Vec<(&str, String, usize, usize)> = Vec::new();
     let mut closings: Vec<(&str, usize)> = Vec::new();
@@ -586,10 +589,7 @@ fn defines_of(text: &str, in_header: bool, out: &mut Vec<Define>) {
         }
         let full = strip_comments(&full);
         let body = full.trim_start();
-        let name_len = body
-            .bytes()
-            .take_while(|&b| is_ident_char(b))
-            .count();
+        let name_len = body.bytes().take_while(|&b| is_ident_char(b)).count();
         if name_len == 0 || !is_ident_start(body.as_bytes()[0]) {
             continue;
         }
@@ -753,7 +753,11 @@ fn skip_quoted(src: &[u8], start: usize) -> usize {
 
 /// `R"delim(…)delim"` starting at the quote.
 fn skip_raw_string(src: &[u8], quote: usize) -> usize {
-    let Some(open) = src[quote..].iter().position(|&b| b == b'(').map(|p| quote + p) else {
+    let Some(open) = src[quote..]
+        .iter()
+        .position(|&b| b == b'(')
+        .map(|p| quote + p)
+    else {
         return src.len();
     };
     let delim = &src[quote + 1..open];
@@ -773,7 +777,8 @@ fn skip_directive(src: &[u8], start: usize) -> usize {
     let mut i = start;
     while i < src.len() {
         if src[i] == b'\n' {
-            if i > 0 && src[i - 1] == b'\\' || (i > 1 && src[i - 1] == b'\r' && src[i - 2] == b'\\') {
+            if i > 0 && src[i - 1] == b'\\' || (i > 1 && src[i - 1] == b'\r' && src[i - 2] == b'\\')
+            {
                 i += 1;
                 continue;
             }

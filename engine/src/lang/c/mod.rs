@@ -66,7 +66,9 @@ pub fn header_says_cpp(bytes: &[u8]) -> bool {
 mod tests {
     #[test]
     fn headers_say_cpp_by_what_only_cpp_writes() {
-        assert!(super::header_says_cpp(b"#pragma once\nnamespace a {\nint f();\n}\n"));
+        assert!(super::header_says_cpp(
+            b"#pragma once\nnamespace a {\nint f();\n}\n"
+        ));
         assert!(super::header_says_cpp(b"class Box {\n public:\n};\n"));
         assert!(super::header_says_cpp(b"int x = std::max(1, 2);\n"));
         assert!(!super::header_says_cpp(

@@ -164,7 +164,7 @@ pub(crate) fn local_binding(cx: &Cx, file: u32, call: &Call, name: &str) -> Opti
         }
         let sc = &facts.scopes[s as usize];
         // A declaration's scope starts where it is written.
-        if let Some(b) = sc.named(name).filter(|b| b.line <= call.line).next_back() {
+        if let Some(b) = sc.named(name).rfind(|b| b.line <= call.line) {
             return Some(match b.value {
                 BindingValue::Param { .. } => Local::Param,
                 _ => Local::Variable,
@@ -382,8 +382,7 @@ pub(crate) fn outside_by_name(cx: &Cx, file: u32, name: &str, symbol: &str) -> D
     let system_include = cx.index.file(file).imports.iter().any(|i| {
         matches!(
             &i.kind,
-            ImportKind::CInclude { system: true, .. }
-                | ImportKind::CInclude { resolved: None, .. }
+            ImportKind::CInclude { system: true, .. } | ImportKind::CInclude { resolved: None, .. }
         )
     });
     if system_include {

@@ -8,7 +8,10 @@
 //! writes: declarations, parameters, fields, `new T`, `T(…)`, `auto x = T(…)`,
 //! declared return types; smart pointers' `->` reaches the pointee.
 
-use crate::facts::{BindingValue, Call, CallKind, Callee, DeclKind, ImportKind, Receiver, TypeRef, ValueExpr, ValueRef};
+use crate::facts::{
+    BindingValue, Call, CallKind, Callee, DeclKind, ImportKind, Receiver, TypeRef, ValueExpr,
+    ValueRef,
+};
 use crate::index::{Eid, TreeIndex};
 use crate::lang::c::policy as cpolicy;
 use crate::lang::c::resolve::{
@@ -61,7 +64,13 @@ impl LanguageResolver for CppResolver {
 
     /// A construction evaluates to an instance of its class; a function or method
     /// to its declared return type.
-    fn call_result(&self, cx: &Cx, _file: u32, _call: &Call, placement: &Placement) -> Option<Eval> {
+    fn call_result(
+        &self,
+        cx: &Cx,
+        _file: u32,
+        _call: &Call,
+        placement: &Placement,
+    ) -> Option<Eval> {
         let Target::InTree(targets) = placement.target() else {
             return None;
         };
@@ -164,7 +173,10 @@ fn enclosing_paths(index: &TreeIndex, ctx: Option<Eid>) -> Vec<Vec<String>> {
 
 /// The namespaces `using namespace` opens in a file and its aliases (`using a::f;`,
 /// `using A = T;`, `typedef T A;`).
-fn usings(index: &TreeIndex, file: u32) -> (Vec<Vec<String>>, Vec<(String, Vec<String>)>) {
+/// `using namespace` paths, and (alias, path) pairs.
+type Usings = (Vec<Vec<String>>, Vec<(String, Vec<String>)>);
+
+fn usings(index: &TreeIndex, file: u32) -> Usings {
     let mut dirs = Vec::new();
     let mut aliases = Vec::new();
     for i in &index.file(file).imports {
@@ -218,7 +230,7 @@ fn lookup_kind(
     }
     let (dirs, aliases) = usings(index, file);
     for (alias, target) in &aliases {
-        if alias == &path[0] && target.last() != Some(alias) || alias == &path[0] && target.len() > 1 {
+        if alias == &path[0] {
             let mut p = target.clone();
             p.extend(path[1..].iter().cloned());
             if p != path {
@@ -307,10 +319,15 @@ fn resolve_type_bounded(
                 Ty::Unknown
             }
         }
-        None if ty.path.first().is_some_and(|p| p == policy::STD) => Ty::Foreign(ty.path.join("::")),
+        None if ty.path.first().is_some_and(|p| p == policy::STD) => {
+            Ty::Foreign(ty.path.join("::"))
+        }
         // A name no type of the tree has (a typedef, a library type), written
         // outside any template (where it could name a dependent type).
-        None if !index.by_name(last).iter().any(|&e| index.decl(e).kind.is_type())
+        None if !index
+            .by_name(last)
+            .iter()
+            .any(|&e| index.decl(e).kind.is_type())
             && !in_template(index, ctx) =>
         {
             Ty::Foreign(ty.path.join("::"))
@@ -513,7 +530,9 @@ fn call_member_of(
 ) -> Decision {
     match find_member(cx, Language::Cpp, ty, name) {
         MemberLookup::Found {
-            decls, inherited, on,
+            decls,
+            inherited,
+            on,
         } => {
             if decls.iter().all(|&e| cx.index.decl(e).kind.is_type()) {
                 // `T::Nested(…)`: a construction of a nested class.
@@ -528,7 +547,11 @@ fn call_member_of(
             }
             match choose_member(cx, call, &decls, exact) {
                 Some(t) => {
-                    let family = if inherited { Family::Inheritance } else { family };
+                    let family = if inherited {
+                        Family::Inheritance
+                    } else {
+                        family
+                    };
                     Decision::Place(Placement::in_tree(t, family))
                 }
                 None if decls.iter().any(|&e| is_definition(cx.index, e)) => {
@@ -553,9 +576,7 @@ fn call_member_of(
                 ))
             }
         }
-        MemberLookup::NotFound if name.starts_with("operator") => {
-            free_operator(cx, call, ty, name)
-        }
+        MemberLookup::NotFound if name.starts_with("operator") => free_operator(cx, call, ty, name),
         MemberLookup::NotFound => {
             if has_field(cx, ty, name) {
                 // A field holding a function pointer or a functor.
@@ -583,9 +604,10 @@ fn free_operator(cx: &Cx, call: &Call, ty: Eid, name: &str) -> Decision {
             let d = cx.index.decl(e);
             d.parent.is_none()
                 && is_definition(cx.index, e)
-                && d.params.first().and_then(|p| p.ty.as_ref()).is_some_and(|t| {
-                    resolve_type(cx.index, e.file, Some(e), t) == Ty::InTree(ty)
-                })
+                && d.params
+                    .first()
+                    .and_then(|p| p.ty.as_ref())
+                    .is_some_and(|t| resolve_type(cx.index, e.file, Some(e), t) == Ty::InTree(ty))
         }));
         if !found.is_empty() || scope.pop().is_none() {
             break;
@@ -704,7 +726,8 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
     let ctx = caller_eid(file, call);
     let name = path.last().cloned().unwrap_or_default();
     // `::f()`: the global scope only.
-    let global = matches!(&call.callee, Callee::Member { receiver: Receiver::Scope(s), .. } if s.is_empty());
+    let global =
+        matches!(&call.callee, Callee::Member { receiver: Receiver::Scope(s), .. } if s.is_empty());
     let found = if global {
         cx.index
             .c_scoped(&name)
@@ -842,7 +865,12 @@ fn receiver_type(
             let (t, _) = eval_type(cx, file, *i)?;
             (t, Family::ReturnType, false, path.as_slice())
         }
-        Receiver::New(t) => (resolve_type(cx.index, file, ctx, t), Family::WrittenType, true, &[]),
+        Receiver::New(t) => (
+            resolve_type(cx.index, file, ctx, t),
+            Family::WrittenType,
+            true,
+            &[],
+        ),
         _ => return None,
     };
     for (i, seg) in rest.iter().enumerate() {
@@ -871,7 +899,14 @@ fn eval_type(cx: &Cx, file: u32, call: u32) -> Option<(Ty, bool)> {
 
 /// A written type as a receiver: a smart pointer reached through `->` is its
 /// pointee (its first type argument), unless the member is the pointer's own.
-fn typed(index: &TreeIndex, file: u32, ctx: Option<Eid>, ty: &TypeRef, method: &str, last: bool) -> Ty {
+fn typed(
+    index: &TreeIndex,
+    file: u32,
+    ctx: Option<Eid>,
+    ty: &TypeRef,
+    method: &str,
+    last: bool,
+) -> Ty {
     if let (Some(name), Some(arg)) = (ty.last(), ty.args.first()) {
         let std_or_bare = ty.path.len() == 1 || ty.path[0] == policy::STD;
         if std_or_bare
@@ -896,13 +931,17 @@ fn name_type(
 ) -> Option<(Ty, Family, bool)> {
     let ctx = caller_eid(file, call);
     if name == "this" {
-        return Some((Ty::InTree(own_class(cx, file, call)?), Family::OwnType, false));
+        return Some((
+            Ty::InTree(own_class(cx, file, call)?),
+            Family::OwnType,
+            false,
+        ));
     }
     let facts = cx.index.file(file);
     let mut scope = Some(call.scope);
     while let Some(s) = scope {
         let sc = &facts.scopes[s as usize];
-        if let Some(b) = sc.named(name).filter(|b| b.line <= call.line).next_back() {
+        if let Some(b) = sc.named(name).rfind(|b| b.line <= call.line) {
             return binding_type(cx, file, ctx, &b.value, method, last);
         }
         if s == 0 {
@@ -938,15 +977,21 @@ fn binding_type(
         BindingValue::Typed {
             ty: t,
             value: Some(ValueExpr::New(_)),
-        } => Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType, true)),
+        } => Some((
+            typed(cx.index, file, ctx, t, method, last),
+            Family::WrittenType,
+            true,
+        )),
         BindingValue::Param { ty: Some(t), .. } | BindingValue::Typed { ty: t, .. } => Some((
             typed(cx.index, file, ctx, t, method, last),
             Family::WrittenType,
             false,
         )),
-        BindingValue::Value(ValueExpr::New(t)) => {
-            Some((typed(cx.index, file, ctx, t, method, last), Family::WrittenType, true))
-        }
+        BindingValue::Value(ValueExpr::New(t)) => Some((
+            typed(cx.index, file, ctx, t, method, last),
+            Family::WrittenType,
+            true,
+        )),
         BindingValue::Value(ValueExpr::CallResult(i)) => {
             let (t, exact) = eval_type(cx, file, *i)?;
             Some((t, Family::ReturnType, exact))
@@ -971,7 +1016,11 @@ fn outside_the_tree(cx: &Cx, file: u32, call: &Call) -> Decision {
                 } else {
                     OutsideKind::External
                 };
-                return Decision::Place(Placement::outside(kind, name.clone(), Family::ExternalImport));
+                return Decision::Place(Placement::outside(
+                    kind,
+                    name.clone(),
+                    Family::ExternalImport,
+                ));
             }
             if s.first().is_some_and(|p| p == policy::STD) {
                 return Decision::Place(Placement::outside(
