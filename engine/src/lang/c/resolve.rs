@@ -332,19 +332,23 @@ pub(crate) fn includes(index: &TreeIndex, from: u32, to: u32) -> bool {
 }
 
 /// A prototype in the tree and no definition anywhere: the tree claims the name.
-fn declared_but_never_defined(cx: &Cx, _file: u32, call: &Call) -> Decision {
+fn declared_but_never_defined(cx: &Cx, file: u32, call: &Call) -> Decision {
     let Callee::Name(name) = &call.callee else {
         return Decision::Pass;
     };
-    if cx
-        .index
-        .c_scoped(name)
-        .iter()
-        .any(|&e| cx.index.decl(e).kind.is_callable())
-    {
+    if visible_claims(cx, file, name) {
         return Decision::Unresolved;
     }
     Decision::Pass
+}
+
+/// Whether a callable of that name is declared where `file` can see it: a
+/// `static` function of another file (not included) is no claim on the name.
+fn visible_claims(cx: &Cx, file: u32, name: &str) -> bool {
+    cx.index.c_scoped(name).iter().any(|&e| {
+        let d = cx.index.decl(e);
+        d.kind.is_callable() && (!d.file_local || e.file == file || includes(cx.index, file, e.file))
+    })
 }
 
 /// Nothing in the tree declares the name: a compiler built-in, the standard
@@ -357,12 +361,18 @@ fn outside_the_tree(cx: &Cx, file: u32, call: &Call) -> Decision {
 }
 
 pub(crate) fn outside_by_name(cx: &Cx, file: u32, name: &str, symbol: &str) -> Decision {
-    if cx
-        .index
-        .by_name(name)
-        .iter()
-        .any(|&e| cx.index.decl(e).kind.is_callable())
-    {
+    // C sees only top-level functions (a C++ method of that name elsewhere in the
+    // tree is no claim on a C call); C++ is kept conservative: any callable.
+    let c = cx.index.file(file).language == crate::lang::Language::C;
+    let claimed = if c {
+        visible_claims(cx, file, name)
+    } else {
+        cx.index
+            .by_name(name)
+            .iter()
+            .any(|&e| cx.index.decl(e).kind.is_callable())
+    };
+    if claimed {
         return Decision::Pass;
     }
     if policy::is_compiler_builtin(name) {
