@@ -867,6 +867,10 @@ impl<'s, 'w> Extractor<'s, 'w> {
             return;
         };
         let idx = self.function_decl(node, &f, true);
+        // `T(const T&) = delete;` is never called: a declaration, not a definition.
+        if named_children(node).any(|c| c.kind() == "delete_method_clause") {
+            return;
+        }
         if let Some(fixture) = self.test_fixture(node, &f) {
             self.facts.decls[idx as usize].bases.push(fixture);
         }
@@ -891,11 +895,13 @@ impl<'s, 'w> Extractor<'s, 'w> {
             match c.kind() {
                 "field_initializer_list" => {
                     for init in named_children(c) {
+                        let mut args = Vec::new();
                         for a in named_children(init) {
                             if matches!(a.kind(), "argument_list" | "initializer_list") {
-                                self.arguments(a, depth);
+                                args = self.arguments(a, depth);
                             }
                         }
+                        self.base_initializer(init, args);
                     }
                 }
                 "compound_statement" | "try_statement" => {
@@ -930,6 +936,25 @@ impl<'s, 'w> Extractor<'s, 'w> {
         }
         let t = first.child_by_field_name("type")?;
         (t.kind() == "type_identifier").then(|| TypeRef::simple(self.text(t)))
+    }
+
+    /// `: Base(args)` in a constructor's initializer list, where Base is a class
+    /// the tree defines: the base's construction, at the name (a member
+    /// initialiser `mem_(x)` names a field, not a type, and makes no site).
+    fn base_initializer(&mut self, init: Node, args: Vec<ArgShape>) {
+        let Some(name) = named_children(init).next() else {
+            return;
+        };
+        let Some(ty) = self.type_ref(name, 0).or_else(|| {
+            (name.kind() == "field_identifier").then(|| TypeRef::simple(self.text(name)))
+        }) else {
+            return;
+        };
+        if !ty.last().is_some_and(|n| self.tree_wide.c_macros.is_class_name(n)) {
+            return;
+        }
+        let anchor = type_name_node(name).unwrap_or(name);
+        self.construction_site(&ty, anchor, args);
     }
 
     fn parameters(&self, list: Node) -> Vec<Param> {
@@ -1386,8 +1411,12 @@ impl<'s, 'w> Extractor<'s, 'w> {
             return;
         };
         let shape = self.walk(r, depth);
-        // `a = b` / `a += b` on a class that overloads the operator calls it.
-        if let (Some(op), Some(ls)) = (node.child_by_field_name("operator"), left_shape.clone()) {
+        // `a = b` / `a += b` on a class that overloads the operator calls it. Only a
+        // name is read (`s = f()`): a field path (`options.x = 1`) mostly stores a
+        // number or a pointer, which the written type cannot tell apart.
+        if let (Some(op), Some(ls @ Shape::Name(_))) =
+            (node.child_by_field_name("operator"), left_shape.clone())
+        {
             if self.cpp {
                 let spelling = format!("operator{}", self.text(op));
                 self.operator_site(op, &spelling, ls, 1);
