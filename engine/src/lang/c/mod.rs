@@ -54,7 +54,16 @@ pub fn header_says_cpp(bytes: &[u8]) -> bool {
         {
             return true;
         }
-        let code = l.split("//").next().unwrap_or("");
+        let mut code = l.split("//").next().unwrap_or("").to_string();
+        while let Some(start) = code.find("/*") {
+            match code[start..].find("*/") {
+                Some(end) => code.replace_range(start..start + end + 2, " "),
+                None => {
+                    code.truncate(start);
+                    in_comment = true;
+                }
+            }
+        }
         if code.contains("::") && !code.contains('"') {
             return true;
         }
