@@ -950,7 +950,10 @@ impl<'s, 'w> Extractor<'s, 'w> {
         }) else {
             return;
         };
-        if !ty.last().is_some_and(|n| self.tree_wide.c_macros.is_class_name(n)) {
+        if !ty
+            .last()
+            .is_some_and(|n| self.tree_wide.c_macros.is_class_name(n))
+        {
             return;
         }
         let anchor = type_name_node(name).unwrap_or(name);

@@ -43,6 +43,9 @@ pub struct Macros {
     /// (`#define FMT_POSIX_CALL(call) ::call`): a call in the argument names a
     /// global function, never a member.
     global_scope: FastSet<String>,
+    /// SFINAE macros written as a template parameter (`#define FMT_ENABLE_IF(...)
+    /// enable_if_t<(__VA_ARGS__), int> = 0`): written in place as `int=0`.
+    template_params: FastSet<String>,
     /// Masking turned off (`CALLGRAPH_NO_MASK`), to measure what it changes.
     disabled: bool,
 }
@@ -70,6 +73,8 @@ const SPECIFIER_WORDS: &[&str] = &[
 
 /// Attribute words whose parenthesised argument belongs to them.
 const ATTRIBUTE_WORDS: &[&str] = &[
+    "__pragma",
+    "_Pragma",
     "__attribute__",
     "__attribute",
     "__declspec",
@@ -162,6 +167,15 @@ impl Macros {
         m.masked_calls.retain(|n| candidates.contains(n));
         m.expansions = namespace_expansions(&defines);
         m.global_scope = global_scope_macros(&defines);
+        m.template_params = defines
+            .iter()
+            .filter(|d| d.function_like)
+            .filter(|d| {
+                let b: String = d.body.chars().filter(|c| !c.is_whitespace()).collect();
+                b.contains("enable_if") && b.ends_with("=0")
+            })
+            .map(|d| d.name.clone())
+            .collect();
         // Keep the defined-object names for the class-name rule.
         m.all_caps_defined = defines
             .iter()
@@ -197,7 +211,9 @@ impl Macros {
             || (self.masked.is_empty()
                 && self.masked_calls.is_empty()
                 && self.all_caps_defined.is_empty()
-                && self.expansions.is_empty())
+                && self.expansions.is_empty()
+                && self.template_params.is_empty()
+                && self.function_like.is_empty())
         {
             return None;
         }
@@ -206,21 +222,21 @@ impl Macros {
             return None;
         }
         let mut out = src.to_vec();
-        for (a, b) in spans {
+        for (a, b, text) in spans {
             for byte in &mut out[a..b] {
                 if *byte != b'\n' {
                     *byte = b' ';
                 }
             }
-            let name = std::str::from_utf8(&src[a..b]).unwrap_or("");
-            if let Some(text) = self.expansions.get(name) {
+            if let Some(text) = text.filter(|t| t.len() <= b - a) {
                 out[a..a + text.len()].copy_from_slice(text.as_bytes());
             }
         }
         Some(out)
     }
 
-    fn spans_to_mask(&self, src: &[u8]) -> Vec<(usize, usize)> {
+    /// Byte ranges to blank, each with the text written at its start, if any.
+    fn spans_to_mask<'m>(&'m self, src: &[u8]) -> Vec<(usize, usize, Option<&'m str>)> {
         let mut spans = Vec::new();
         let mut i = 0;
         let n = src.len();
@@ -244,6 +260,7 @@ impl Macros {
                 prev_word = None;
                 continue;
             }
+            let first_on_line = line_start;
             line_start = false;
             if c == b'/' && i + 1 < n && src[i + 1] == b'/' {
                 while i < n && src[i] != b'\n' {
@@ -276,24 +293,58 @@ impl Macros {
                     prev_word = None;
                     continue;
                 }
-                if self.masked.contains(word) || self.expansions.contains_key(word) {
-                    spans.push((start, i));
+                if self.masked.contains(word) {
+                    spans.push((start, i, None));
                     continue;
                 }
-                if self.masked_calls.contains(word) {
+                if let Some(text) = self.expansions.get(word) {
+                    spans.push((start, i, Some(text.as_str())));
+                    continue;
+                }
+                let call_end = || {
                     let mut j = i;
                     while j < n && matches!(src[j], b' ' | b'\t') {
                         j += 1;
                     }
-                    if j < n && src[j] == b'(' {
-                        if let Some(end) = matching_paren(src, j) {
-                            spans.push((start, end));
+                    (j < n && src[j] == b'(')
+                        .then(|| matching_paren(src, j))
+                        .flatten()
+                };
+                if self.masked_calls.contains(word) {
+                    match call_end() {
+                        Some(end) => {
+                            spans.push((start, end, None));
+                            i = end;
+                        }
+                        None => spans.push((start, i, None)),
+                    }
+                    continue;
+                }
+                // `FMT_ENABLE_IF(cond)` in a template parameter list: `int=0`.
+                if self.template_params.contains(word) {
+                    if let Some(end) = call_end() {
+                        spans.push((start, end, Some("int=0")));
+                        i = end;
+                        continue;
+                    }
+                }
+                // A bare macro line: `FMT_TYPE_CONSTANT(int, int_type)` alone on its
+                // line, no `;` after it — a declaration the grammar cannot read.
+                // Only where its arguments hold no call (a call written in a macro's
+                // argument is a site).
+                if first_on_line && self.function_like.contains(word) {
+                    if let Some(end) = call_end() {
+                        let open = src[i..end]
+                            .iter()
+                            .position(|&b| b == b'(')
+                            .map(|p| i + p + 1);
+                        let no_call = open.is_some_and(|o| !src[o..end - 1].contains(&b'('));
+                        if no_call && rest_of_line_is_empty(src, end) {
+                            spans.push((start, end, None));
                             i = end;
                             continue;
                         }
                     }
-                    spans.push((start, i));
-                    continue;
                 }
                 // `class NAME X`: an all-caps macro between the keyword and the name.
                 if let Some((ps, pe)) = prev_word {
@@ -306,7 +357,7 @@ impl Macros {
                         let next_is_name = j < n && is_ident_start(src[j]);
                         if next_is_name && is_all_caps(word) && self.all_caps_defined.contains(word)
                         {
-                            spans.push((start, i));
+                            spans.push((start, i, None));
                             continue;
                         }
                     }
@@ -713,6 +764,15 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// Whether only blanks or a `//` comment follow `at` on its line.
+fn rest_of_line_is_empty(src: &[u8], at: usize) -> bool {
+    let mut j = at;
+    while j < src.len() && matches!(src[j], b' ' | b'\t' | b'\r') {
+        j += 1;
+    }
+    j >= src.len() || src[j] == b'\n' || src[j..].starts_with(b"//")
+}
+
 /// The index just past the `)` matching the `(` at `open`.
 fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0i32;
@@ -825,6 +885,19 @@ mod tests {
         assert_eq!(
             std::str::from_utf8(&out).unwrap(),
             "namespace fmt{     \nint f();\n}                \n"
+        );
+    }
+
+    #[test]
+    fn bare_macro_lines_and_sfinae_parameters_are_read_as_the_compiler_does() {
+        let m = macros(
+            "#define CONST(T, c) template <> struct k<T> {};\n#define FMT_ENABLE_IF(...) enable_if_t<(__VA_ARGS__), int> = 0\n#define CHECK(x) assert(x)\n",
+        );
+        let src = b"CONST(int, int_type)\ntemplate <typename T, FMT_ENABLE_IF(is_x<T>::value)> void f();\nCHECK(g(1))\n";
+        let out = String::from_utf8(m.mask(src).expect("masked")).unwrap();
+        assert_eq!(
+            out,
+            "                    \ntemplate <typename T, int=0                        > void f();\nCHECK(g(1))\n"
         );
     }
 

@@ -347,7 +347,8 @@ fn declared_but_never_defined(cx: &Cx, file: u32, call: &Call) -> Decision {
 fn visible_claims(cx: &Cx, file: u32, name: &str) -> bool {
     cx.index.c_scoped(name).iter().any(|&e| {
         let d = cx.index.decl(e);
-        d.kind.is_callable() && (!d.file_local || e.file == file || includes(cx.index, file, e.file))
+        d.kind.is_callable()
+            && (!d.file_local || e.file == file || includes(cx.index, file, e.file))
     })
 }
 
