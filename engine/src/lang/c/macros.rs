@@ -255,6 +255,11 @@ impl Macros {
                 continue;
             }
             if line_start && c == b'#' {
+                if let Some(end) = declaration_fragment(src, i) {
+                    spans.push((i, end, None));
+                    i = end;
+                    continue;
+                }
                 i = skip_directive(src, i);
                 line_start = true;
                 prev_word = None;
@@ -328,8 +333,8 @@ impl Macros {
                         continue;
                     }
                 }
-                // A bare macro line: `FMT_TYPE_CONSTANT(int, int_type)` alone on its
-                // line, no `;` after it — a declaration the grammar cannot read.
+                // A bare macro line: `FMT_TYPE_CONSTANT(int, int_type);` alone on its
+                // line — a declaration the grammar cannot read.
                 // Only where its arguments hold no call (a call written in a macro's
                 // argument is a site).
                 if first_on_line && self.function_like.contains(word) {
@@ -764,9 +769,53 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// `#if …` / `#endif` with no `#else` around lines that only continue a
+/// declaration (a base-class clause `: public B<T>`, an initializer `x_(1),`):
+/// the grammar cannot read a declaration split by a directive, so the fragment is
+/// read as absent (the end of the `#endif` line when it is one).
+fn declaration_fragment(src: &[u8], hash: usize) -> Option<usize> {
+    let line_end = |from: usize| {
+        src[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|p| from + p)
+            .unwrap_or(src.len())
+    };
+    let first = std::str::from_utf8(&src[hash..line_end(hash)]).ok()?;
+    let directive = first.trim_start_matches('#').trim_start();
+    if !(directive.starts_with("if")) {
+        return None;
+    }
+    let mut at = line_end(hash) + 1;
+    let mut body_lines = 0;
+    while at < src.len() {
+        let end = line_end(at);
+        let line = std::str::from_utf8(&src[at..end]).ok()?.trim();
+        if let Some(d) = line.strip_prefix('#') {
+            let d = d.trim_start();
+            return (d.starts_with("endif") && body_lines > 0).then_some(end);
+        }
+        let continues = line.starts_with(':') || line.starts_with(',') || line.ends_with(',');
+        if !(line.is_empty() || line.starts_with("//") || continues) {
+            return None;
+        }
+        if continues {
+            body_lines += 1;
+        }
+        if body_lines > 8 {
+            return None;
+        }
+        at = end + 1;
+    }
+    None
+}
+
 /// Whether only blanks or a `//` comment follow `at` on its line.
 fn rest_of_line_is_empty(src: &[u8], at: usize) -> bool {
     let mut j = at;
+    if j < src.len() && src[j] == b';' {
+        j += 1;
+    }
     while j < src.len() && matches!(src[j], b' ' | b'\t' | b'\r') {
         j += 1;
     }
