@@ -260,6 +260,13 @@ impl Macros {
                     i = end;
                     continue;
                 }
+                if let Some(blanks) = conditional_in_expression(src, i) {
+                    // Keep the first branch's text; scanning goes on inside it.
+                    let after_if = blanks[0].1;
+                    spans.extend(blanks.into_iter().map(|(a, b)| (a, b, None)));
+                    i = after_if;
+                    continue;
+                }
                 i = skip_directive(src, i);
                 line_start = true;
                 prev_word = None;
@@ -810,6 +817,68 @@ fn declaration_fragment(src: &[u8], hash: usize) -> Option<usize> {
     None
 }
 
+/// `#if` inside an expression (after `= {`, `,`, `(` or `=`: an initializer list
+/// whose entries differ by platform): the grammar cannot read alternatives inside
+/// an expression, so the first branch is kept and the directive lines and the
+/// other branches are blanked. Returns the byte ranges to blank, the `#if` line
+/// first.
+fn conditional_in_expression(src: &[u8], hash: usize) -> Option<Vec<(usize, usize)>> {
+    let mut back = src[..hash]
+        .iter()
+        .rev()
+        .filter(|b| !b.is_ascii_whitespace())
+        .copied();
+    let before = back.next()?;
+    // `{` opens an initializer only after `=` or `[]` (`T x[] = {`), not a block.
+    let opens_initializer = before == b'{' && matches!(back.next(), Some(b'=' | b']'));
+    if !(opens_initializer || matches!(before, b',' | b'(' | b'=')) {
+        return None;
+    }
+    let line_end = |from: usize| {
+        let mut j = from;
+        while j < src.len() && src[j] != b'\n' {
+            j += 1;
+        }
+        j
+    };
+    let directive = |at: usize| -> Option<&str> {
+        let line = std::str::from_utf8(&src[at..line_end(at)]).ok()?;
+        let t = line.trim_start();
+        t.strip_prefix('#').map(|d| d.trim_start())
+    };
+    if !directive(hash)?.starts_with("if") {
+        return None;
+    }
+    let mut blanks = vec![(hash, line_end(hash))];
+    let mut depth = 0u32;
+    let mut in_other = None;
+    let mut at = line_end(hash) + 1;
+    let mut lines = 0;
+    while at < src.len() && lines < 2000 {
+        lines += 1;
+        let end = line_end(at);
+        if let Some(d) = directive(at) {
+            if d.starts_with("if") {
+                depth += 1;
+            } else if d.starts_with("endif") {
+                if depth == 0 {
+                    let from = in_other.unwrap_or(at);
+                    blanks.push((from, end));
+                    return Some(blanks);
+                }
+                depth -= 1;
+            } else if depth == 0
+                && (d.starts_with("else") || d.starts_with("elif"))
+                && in_other.is_none()
+            {
+                in_other = Some(at);
+            }
+        }
+        at = end + 1;
+    }
+    None
+}
+
 /// Whether only blanks or a `//` comment follow `at` on its line.
 fn rest_of_line_is_empty(src: &[u8], at: usize) -> bool {
     let mut j = at;
@@ -947,6 +1016,17 @@ mod tests {
         assert_eq!(
             out,
             "                    \ntemplate <typename T, int=0                        > void f();\nCHECK(g(1))\n"
+        );
+    }
+
+    #[test]
+    fn conditionals_inside_an_initializer_keep_their_first_branch() {
+        let m = macros("#define X\n");
+        let src = b"int t[] = {\n#if A\n  1,\n#else\n  2,\n#endif\n};\nvoid f() {\n#if B\n  g();\n#else\n  h();\n#endif\n}\n";
+        let out = String::from_utf8(m.mask(src).expect("masked")).unwrap();
+        assert_eq!(
+            out,
+            "int t[] = {\n     \n  1,\n     \n    \n      \n};\nvoid f() {\n#if B\n  g();\n#else\n  h();\n#endif\n}\n"
         );
     }
 

@@ -796,6 +796,12 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
         {
             Decision::Refuse(Reason::NoDeclaration)
         }
+        // A non-template prototype the caller sees is defined by a non-template
+        // function: a template of that name elsewhere is another overload, and the
+        // prototype's definition is outside what the tree parsed.
+        Visible::One(defs, _) if defines_no_visible_prototype(cx, file, &found, &defs) => {
+            Decision::Refuse(Reason::Ambiguous)
+        }
         Visible::One(defs, family) => {
             let family = if qualified {
                 Family::QualifiedPath
@@ -813,6 +819,22 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
             }
         }
     }
+}
+
+/// Whether the caller sees a non-template prototype of the name while every chosen
+/// definition is a template (which cannot define it).
+fn defines_no_visible_prototype(cx: &Cx, file: u32, found: &[Eid], defs: &[Eid]) -> bool {
+    let prototype = found.iter().any(|&e| {
+        let d = cx.index.decl(e);
+        d.body.is_none()
+            && d.kind.is_callable()
+            && d.type_params.is_empty()
+            && (e.file == file || includes(cx.index, file, e.file))
+    });
+    prototype
+        && defs
+            .iter()
+            .all(|&e| !cx.index.decl(e).type_params.is_empty())
 }
 
 /// `obj.m()`, `ptr->m()`, `this->m()`, `f().m()`: the member of the receiver's
