@@ -798,7 +798,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
 
     /// A function declaration or definition: the Decl, with its parameters, return
     /// type, flags and place (class member, out-of-line member, namespace function).
-    fn function_decl(&mut self, node: Node, f: &FnDeclarator, has_body: bool) -> DeclIdx {
+    fn function_decl(&mut self, node: Node, f: &FnDeclarator) -> DeclIdx {
         let class_name = self
             .class
             .map(|c| self.facts.decls[c as usize].name.clone());
@@ -851,7 +851,6 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 called: false,
             });
         }
-        let _ = has_body;
         self.push_decl(decl)
     }
 
@@ -866,7 +865,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             }
             return;
         };
-        let idx = self.function_decl(node, &f, true);
+        let idx = self.function_decl(node, &f);
         // `T(const T&) = delete;` is never called: a declaration, not a definition.
         if named_children(node).any(|c| c.kind() == "delete_method_clause") {
             return;
@@ -1085,8 +1084,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 if in_function {
                     continue;
                 }
-                let idx = self.function_decl(node, &f, false);
-                let _ = idx;
+                self.function_decl(node, &f);
                 continue;
             }
             self.variable(node, dn, ty.as_ref(), is_extern, depth);
@@ -1263,7 +1261,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             if !contains_function_pointer(dn) {
                 if let Some(f) = self.fn_declarator(dn) {
                     if self.class.is_some() {
-                        self.function_decl(node, &f, false);
+                        self.function_decl(node, &f);
                     }
                     continue;
                 }
