@@ -1276,10 +1276,16 @@ impl<'s, 'w> Extractor<'s, 'w> {
             };
             if let Some(c) = self.class {
                 let line = line_of(dn);
+                // A member object (not a pointer or reference) holds an object of
+                // exactly its written type: calls on it are direct.
+                let value = match (&field_ty, is_indirect(dn)) {
+                    (Some(t), false) if self.cpp => Some(ValueExpr::New(t.clone())),
+                    _ => None,
+                };
                 self.facts.decls[c as usize].fields.push(Field {
                     name,
                     ty: field_ty,
-                    value: None,
+                    value,
                     line,
                     is_static,
                     scope: self.scope,

@@ -627,13 +627,15 @@ fn has_field(cx: &Cx, ty: Eid, name: &str) -> bool {
         .any(|&t| cx.index.decl(t).fields.iter().any(|f| f.name == name))
 }
 
-/// A field's written type, on the class or a base.
-fn field_type(cx: &Cx, ty: Eid, name: &str) -> Option<(Eid, TypeRef)> {
+/// A field's written type, on the class or a base, and whether the field is a
+/// member object (its type exact) rather than a pointer or reference.
+fn field_type(cx: &Cx, ty: Eid, name: &str) -> Option<(Eid, TypeRef, bool)> {
     let mut order = vec![ty];
     order.extend(cx.hierarchy.ancestors(ty));
     for t in order {
         if let Some(f) = cx.index.decl(t).fields.iter().find(|f| f.name == name) {
-            return f.ty.clone().map(|ty| (t, ty));
+            let exact = matches!(f.value, Some(ValueExpr::New(_)));
+            return f.ty.clone().map(|ty| (t, ty, exact));
         }
     }
     None
@@ -899,11 +901,11 @@ fn receiver_type(
         let Ty::InTree(t) = ty else {
             return Some((Ty::Unknown, family, false));
         };
-        let (owner, fty) = field_type(cx, t, seg)?;
+        let (owner, fty, member_object) = field_type(cx, t, seg)?;
         let last = i + 1 == rest.len();
         ty = typed(cx.index, owner.file, Some(owner), &fty, method, last);
         family = Family::WrittenType;
-        exact = false;
+        exact = member_object && !is_smart_pointer(&fty);
     }
     Some((ty, family, exact))
 }
@@ -917,6 +919,11 @@ fn eval_type(cx: &Cx, file: u32, call: u32) -> Option<(Ty, bool)> {
         Val::ForeignInstance(s) => Some((Ty::Foreign(s.clone()), false)),
         _ => None,
     }
+}
+
+/// Whether a written type is a standard smart pointer (its pointee's type is not exact).
+fn is_smart_pointer(ty: &TypeRef) -> bool {
+    ty.last().is_some_and(|n| policy::SMART_POINTERS.contains(&n))
 }
 
 /// A written type as a receiver: a smart pointer reached through `->` is its
@@ -973,11 +980,11 @@ fn name_type(
         scope = sc.parent;
         if scope == Some(0) {
             if let Some(own) = own_class(cx, file, call) {
-                if let Some((owner, fty)) = field_type(cx, own, name) {
+                if let Some((owner, fty, member_object)) = field_type(cx, own, name) {
                     return Some((
                         typed(cx.index, owner.file, Some(owner), &fty, method, last),
                         Family::WrittenType,
-                        false,
+                        member_object && !is_smart_pointer(&fty),
                     ));
                 }
             }
