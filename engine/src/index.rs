@@ -201,7 +201,20 @@ impl<'a> TreeIndex<'a> {
                     file: fi as u32,
                     decl: di as DeclIdx,
                 };
-                for ty in owner.unwrap_or_default() {
+                // Several classes of that name (one per test file, say): the one
+                // in the definition's own file, else the only one.
+                let owner = owner.unwrap_or_default();
+                let same_file: Vec<Eid> = owner
+                    .iter()
+                    .copied()
+                    .filter(|t| t.file == fi as u32)
+                    .collect();
+                let chosen = match (same_file.as_slice(), owner.as_slice()) {
+                    ([one], _) => Some(*one),
+                    ([], [one]) => Some(*one),
+                    _ => None,
+                };
+                if let Some(ty) = chosen {
                     found.push((ty, eid, decl.name.clone()));
                 }
             }

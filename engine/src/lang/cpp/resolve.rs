@@ -161,11 +161,10 @@ fn enclosing_paths(index: &TreeIndex, ctx: Option<Eid>) -> Vec<Vec<String>> {
         if let Some(&top) = chain.first() {
             full.extend(file.decls[top as usize].scope_path.iter().cloned());
         }
+        // Classes and functions alike: a class local to a function is keyed
+        // under the function (`ns::f::Local`).
         for &d in &chain {
-            let decl = &file.decls[d as usize];
-            if decl.kind.is_type() {
-                full.push(decl.name.clone());
-            }
+            full.push(file.decls[d as usize].name.clone());
         }
     }
     (0..=full.len()).rev().map(|n| full[..n].to_vec()).collect()
@@ -341,6 +340,16 @@ fn resolve_type_bounded(
 fn pick_type(index: &TreeIndex, file: u32, types: &[Eid]) -> Option<Eid> {
     match types {
         [] => None,
+        // A class of one source file is never visible in another source file
+        // (a test file's `State` for version_set.cc's function-local one).
+        [one]
+            if one.file != file
+                && !crate::lang::c::is_header_path(&index.file(one.file).path)
+                && !crate::lang::c::is_header_path(&index.file(file).path)
+                && !includes(index, file, one.file) =>
+        {
+            None
+        }
         [one] => Some(*one),
         _ => {
             if let Some(own) = types.iter().find(|e| e.file == file) {
@@ -923,7 +932,8 @@ fn eval_type(cx: &Cx, file: u32, call: u32) -> Option<(Ty, bool)> {
 
 /// Whether a written type is a standard smart pointer (its pointee's type is not exact).
 fn is_smart_pointer(ty: &TypeRef) -> bool {
-    ty.last().is_some_and(|n| policy::SMART_POINTERS.contains(&n))
+    ty.last()
+        .is_some_and(|n| policy::SMART_POINTERS.contains(&n))
 }
 
 /// A written type as a receiver: a smart pointer reached through `->` is its
