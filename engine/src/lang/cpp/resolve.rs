@@ -188,14 +188,7 @@ fn usings(index: &TreeIndex, file: u32) -> Usings {
     (dirs, aliases)
 }
 
-/// Declarations a scoped name written in `ctx` (in `file`) may mean, C++ lookup
-/// order: the innermost enclosing scope that has it, then `using` directives and
-/// aliases. Empty when nothing in the tree has it.
-fn lookup(index: &TreeIndex, file: u32, ctx: Option<Eid>, path: &[String]) -> Vec<Eid> {
-    lookup_kind(index, file, ctx, path, |_| true)
-}
-
-/// [`lookup`] of the declarations `want` accepts (a type name skips the
+/// A scoped name's declarations that `want` accepts (a type name skips the
 /// constructors that share the class's name).
 fn lookup_kind(
     index: &TreeIndex,
@@ -204,12 +197,29 @@ fn lookup_kind(
     path: &[String],
     want: impl Fn(&crate::facts::Decl) -> bool,
 ) -> Vec<Eid> {
+    lookup_where(index, file, ctx, path, |e| want(index.decl(e)))
+}
+
+/// Declarations a scoped name written in `ctx` (in `file`) may mean, C++ lookup
+/// order: the innermost enclosing scope that has it, then `using` directives and
+/// aliases. Empty when nothing in the tree has it.
+/// Only the declarations `want` accepts count.
+fn lookup_where(
+    index: &TreeIndex,
+    file: u32,
+    ctx: Option<Eid>,
+    path: &[String],
+    want: impl Fn(Eid) -> bool,
+) -> Vec<Eid> {
+    if path.is_empty() {
+        return Vec::new();
+    }
     let hits = |key: &str| -> Vec<Eid> {
         index
             .c_scoped(key)
             .iter()
             .copied()
-            .filter(|&e| want(index.decl(e)))
+            .filter(|&e| want(e))
             .collect()
     };
     if path.is_empty() {
@@ -739,6 +749,19 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
     // `::f()`: the global scope only.
     let global =
         matches!(&call.callee, Callee::Member { receiver: Receiver::Scope(s), .. } if s.is_empty());
+    // Members found by a scoped name are members of the class the path means:
+    // the caller's class and its bases for a bare name (another class of the
+    // same name elsewhere in the tree is not it).
+    let own = own_class(cx, file, call);
+    let allowed_owner = |o: Eid| -> bool {
+        if qualified {
+            return true;
+        }
+        match own {
+            Some(c) => c == o || cx.hierarchy.ancestors(c).contains(&o),
+            None => false,
+        }
+    };
     let found = if global {
         cx.index
             .c_scoped(&name)
@@ -747,7 +770,16 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
             .filter(|&e| cx.index.decl(e).parent.is_none())
             .collect()
     } else {
-        lookup(cx.index, file, ctx, &path)
+        lookup_where(cx.index, file, ctx, &path, |e| {
+            let d = cx.index.decl(e);
+            if !d.kind.is_callable() {
+                return true;
+            }
+            match cx.index.c_owner_type(e) {
+                Some(o) => allowed_owner(o),
+                None => true,
+            }
+        })
     };
     if found.is_empty() {
         if qualified {
