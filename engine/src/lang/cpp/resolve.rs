@@ -564,6 +564,15 @@ fn call_member_of(
                 // `T(…)` inside T's own members: a construction.
                 return construct(cx, call, on, Family::Construction);
             }
+            // None of the class's own overloads takes that many arguments: a
+            // base's (`using Base::append;` brings them in).
+            if !call.has_splat
+                && crate::resolve::overload::by_arity(cx, call, &decls, |_| false).is_empty()
+            {
+                if let Some(t) = a_base_overload_that_fits(cx, call, on, name) {
+                    return Decision::Place(Placement::in_tree(t, Family::Inheritance));
+                }
+            }
             match choose_member(cx, call, &decls, exact) {
                 Some(t) => {
                     let family = if inherited {
@@ -636,6 +645,26 @@ fn free_operator(cx: &Cx, call: &Call, ty: Eid, name: &str) -> Decision {
         Some(t) => Decision::Place(Placement::in_tree(t, Family::WrittenType)),
         None => Decision::Refuse(Reason::Refused),
     }
+}
+
+/// The definitions of `name` on the first base of `ty` (in lookup order) whose
+/// argument count fits the call, when they share one qualified name.
+fn a_base_overload_that_fits(cx: &Cx, call: &Call, ty: Eid, name: &str) -> Option<Vec<Eid>> {
+    for base in cx.hierarchy.depth_first(ty).into_iter().skip(1) {
+        let members = cx.index.members(base, name);
+        let fitting: Vec<Eid> = crate::resolve::overload::by_arity(cx, call, members, |_| false)
+            .into_iter()
+            .filter(|&e| is_definition(cx.index, e) && cx.index.decl(e).kind.is_callable())
+            .collect();
+        if !fitting.is_empty() {
+            let first = cx.index.qualified_name(fitting[0]);
+            return fitting
+                .iter()
+                .all(|&e| cx.index.qualified_name(e) == first)
+                .then_some(fitting);
+        }
+    }
+    None
 }
 
 fn has_field(cx: &Cx, ty: Eid, name: &str) -> bool {
@@ -807,6 +836,17 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
             Some(t) => construct(cx, call, t, Family::Construction),
             None => Decision::Refuse(Reason::Ambiguous),
         };
+    }
+    // A class template's specialisations share their scoped name: members found
+    // on several classes of that name (`formatter<int>::format`) are not told apart.
+    let mut owners: Vec<Eid> = found
+        .iter()
+        .filter_map(|&e| cx.index.c_owner_type(e))
+        .collect();
+    owners.sort();
+    owners.dedup();
+    if owners.len() > 1 {
+        return Decision::Refuse(Reason::Ambiguous);
     }
     // Members of a class named by the path (`T::m`) are members, not functions.
     if let Some(&first) = found.first() {
