@@ -882,7 +882,7 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
         // A non-template prototype the caller sees is defined by a non-template
         // function: a template of that name elsewhere is another overload, and the
         // prototype's definition is outside what the tree parsed.
-        Visible::One(defs, _) if defines_no_visible_prototype(cx, file, &found, &defs) => {
+        Visible::One(defs, _) if defines_no_visible_prototype(cx, file, &narrowed, &defs) => {
             Decision::Refuse(Reason::Ambiguous)
         }
         Visible::One(defs, family) => {
@@ -904,20 +904,50 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
     }
 }
 
-/// Whether the caller sees a non-template prototype of the name while every chosen
-/// definition is a template (which cannot define it).
+/// Whether the caller sees non-template prototypes of the name the call fits,
+/// none of which the chosen definitions define: every definition is a template,
+/// or its written parameter types differ from each prototype's (`vprint(wstring_view,
+/// …)` is not the definition of `vprint(string_view, …)`).
 fn defines_no_visible_prototype(cx: &Cx, file: u32, found: &[Eid], defs: &[Eid]) -> bool {
-    let prototype = found.iter().any(|&e| {
-        let d = cx.index.decl(e);
-        d.body.is_none()
-            && d.kind.is_callable()
-            && d.type_params.is_empty()
-            && (e.file == file || includes(cx.index, file, e.file))
-    });
-    prototype
-        && defs
+    let signature = |e: Eid| -> Vec<Option<String>> {
+        cx.index
+            .decl(e)
+            .params
             .iter()
-            .all(|&e| !cx.index.decl(e).type_params.is_empty())
+            .map(|p| p.ty.as_ref().and_then(|t| t.last().map(str::to_string)))
+            .collect()
+    };
+    let prototypes: Vec<Eid> = found
+        .iter()
+        .copied()
+        .filter(|&e| {
+            let d = cx.index.decl(e);
+            d.body.is_none()
+                && d.kind.is_callable()
+                && d.type_params.is_empty()
+                && (e.file == file || includes(cx.index, file, e.file))
+        })
+        .collect();
+    if prototypes.is_empty() {
+        return false;
+    }
+    let all_templates = defs
+        .iter()
+        .all(|&e| !cx.index.decl(e).type_params.is_empty());
+    // A parameter whose type is not written as a name (a function pointer)
+    // matches any.
+    let same = |a: &[Option<String>], b: &[Option<String>]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| match (x, y) {
+                (Some(x), Some(y)) => x == y,
+                _ => true,
+            })
+    };
+    let defines_one = defs.iter().any(|&d| {
+        let sig = signature(d);
+        prototypes.iter().any(|&p| same(&signature(p), &sig))
+    });
+    all_templates || !defines_one
 }
 
 /// `obj.m()`, `ptr->m()`, `this->m()`, `f().m()`: the member of the receiver's
