@@ -80,6 +80,16 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "rustc",
             version_args: &["--version"],
         }),
+        "c" => Some(Recipe {
+            tools: &["cc"],
+            version_tool: "cc",
+            version_args: &["--version"],
+        }),
+        "cpp" => Some(Recipe {
+            tools: &["c++"],
+            version_tool: "c++",
+            version_args: &["--version"],
+        }),
         // TypeScript cases are compiled by the pinned tsc (oracles/tsc), found by
         // path in `build_and_run_typescript`; JavaScript cases only need node.
         "typescript" => Some(Recipe {
@@ -139,6 +149,9 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
         "rust" => build_and_run_rust(&tools[0], &copy, scratch.path(), bound),
+        "c" | "cpp" => {
+            build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound)
+        }
         "typescript" => build_and_run_typescript(&tools[0], case, &copy, scratch.path(), bound),
         "go" => (
             Step::NotNeeded,
@@ -230,6 +243,50 @@ fn build_and_run_rust(
     (Step::Done, ran)
 }
 
+/// C: `cc -O0 -o <tmp>/main` every `*.c` of the copy; C++: `c++ -std=c++17 -O0`
+/// every `*.cpp`/`*.cc`; then `<tmp>/main` in the copy.
+fn build_and_run_native(
+    compiler: &Tool,
+    language: &str,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let extensions: &[&str] = if language == "c" {
+        &["c"]
+    } else {
+        &["cpp", "cc"]
+    };
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, extensions, &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let binary = scratch.join("main");
+    let mut build = compiler.command(copy);
+    if language == "cpp" {
+        build = build.arg("-std=c++17");
+    }
+    let built = build
+        .arg("-O0")
+        .arg("-o")
+        .arg(&binary)
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let program = match Tool::at("main", &binary) {
+        Ok(t) => t,
+        Err(outcome) => return (Step::Failed(outcome.to_string()), Err(not_run())),
+    };
+    (Step::Done, program.command(copy).timeout(bound).run())
+}
+
 /// The pinned TypeScript compiler: `CALLGRAPH_TSC` when set, else
 /// `oracles/tsc/node_modules/.bin/tsc` of the checkout the proofs directory is in
 /// (installed by `npm ci --prefix oracles/tsc`).
@@ -269,7 +326,7 @@ fn build_and_run_typescript(
         Err(outcome) => return (Step::Skipped(outcome.to_string()), Err(outcome)),
     };
     let mut sources = Vec::new();
-    if let Err(e) = sources_with(copy, copy, "ts", &mut sources) {
+    if let Err(e) = sources_with(copy, copy, &["ts"], &mut sources) {
         return (
             Step::Failed(format!("cannot list sources: {e}")),
             Err(not_run()),
@@ -340,13 +397,22 @@ fn java_sources(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Res
 }
 
 /// Every file under `dir` with the extension, relative to `root`.
-fn sources_with(root: &Path, dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn sources_with(
+    root: &Path,
+    dir: &Path,
+    extensions: &[&str],
+    out: &mut Vec<PathBuf>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {
-            sources_with(root, &path, ext, out)?;
-        } else if path.extension().is_some_and(|e| e == ext) {
+            sources_with(root, &path, extensions, out)?;
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
             out.push(path.strip_prefix(root).expect("under root").to_path_buf());
         }
     }
@@ -410,6 +476,8 @@ mod tests {
         assert_eq!(go.tools, &["go"]);
         assert_eq!((go.version_tool, go.version_args), ("go", &["version"][..]));
         assert!(recipe("cobol").is_none());
+        assert_eq!(recipe("c").expect("c").tools, &["cc"]);
+        assert_eq!(recipe("cpp").expect("cpp").tools, &["c++"]);
     }
 
     #[test]

@@ -32,6 +32,11 @@ JAVA_METHOD = re.compile(
     r"(?:<[^>]*>\s*)?(?P<ret>[\w$.]+(?:<[^()]*>)?(?:\[\])*\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*\([^)]*\)"
     r"\s*(?:throws\s+[\w$., ]+)?\s*(?P<end>[{;])")
 GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
+# C/C++: a function or member definition/declaration `T name(` / `T Class::name(`,
+# a constructor `Name(` / `Class::Name(`, a class/struct/union.
+C_FUNC = re.compile(r"(?:^|[\s*&])(?:[A-Za-z_]\w*::)*(~?[A-Za-z_]\w*|operator\s*[^\s(]+)\s*\(")
+C_TYPE = re.compile(r"\b(?:class|struct|union)\s+([A-Za-z_]\w*)")
+C_NOT_DECL = {"return", "if", "while", "for", "switch", "sizeof", "printf", "static_cast"}
 GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
 GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
 RUST_FN = re.compile(r'^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|default)\s+|extern\s+"[^"]*"\s+)*fn\s+([A-Za-z_]\w*)')
@@ -73,6 +78,12 @@ def declared_names(lang, text):
             m = pattern.match(text)
             if m and m.group(1) not in JAVA_NOT_DECL:
                 names.add(m.group(1))
+        return names
+    if lang in ("c", "cpp"):
+        names.update(C_TYPE.findall(text))
+        m = C_FUNC.search(text)
+        if m and m.group(1) not in C_NOT_DECL and not text.lstrip().startswith("return"):
+            names.add(re.sub(r"\s+", "", m.group(1)))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
@@ -128,7 +139,7 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs"}.get(lang, "Main.java")
+    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp"}.get(lang, "Main.java")
     if lang == "typescript":
         entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
@@ -163,6 +174,14 @@ def check_case(path):
                 # a for loop's implicit protocol calls sit at the iterable's first token
                 if not re.search(rb"\bfor\b.*\bin\s+$", text[:col]) or not IDENT.match(text[col:col + 1]):
                     problems.append(f"{where}: the column is not the start of a for loop's iterable")
+            elif lang == "cpp" and s["name"].startswith("operator") and len(name) > 8:
+                # an operator used as syntax sits on its symbol
+                if text[col:col + len(name) - 8] != name[8:]:
+                    problems.append(f"{where}: the operator is not at that column")
+            elif lang == "cpp" and re.search(rb"(?<![A-Za-z0-9_])" + re.escape(name) + rb"[\s<>:,\w]*?\s[*&]?$", text[:col]) \
+                    and IDENT.match(text[col:col + 1]):
+                # a construction `T x(…)` / `T x;` sits on the variable (clang's debug location)
+                pass
             elif text[col:col + len(name)] != name or (col > 0 and IDENT.match(text[col - 1:col])) \
                     or IDENT.match(text[col + len(name):col + len(name) + 1]):
                 at = text.find(name)
@@ -205,7 +224,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "typescript")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

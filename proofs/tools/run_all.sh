@@ -3,6 +3,8 @@
 # its standard output with expected.stdout byte for byte.
 #   python: python3 main.py              (cwd = the copy)
 #   java:   javac -d <tmp>/classes $(every *.java) ; java -cp <tmp>/classes Main
+#   c:      cc -O0 -o <tmp>/main $(every *.c) ; <tmp>/main
+#   cpp:    c++ -std=c++17 -O0 -o <tmp>/main $(every *.cpp *.cc) ; <tmp>/main
 #   rust:   rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs ; <tmp>/main
 #   typescript: node main.js, or for a main.ts case the pinned tsc
 #           (oracles/tsc/node_modules/.bin/tsc --outDir <tmp>/out --module commonjs
@@ -14,7 +16,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "$#" -gt 0 ]; then
   cases=("$@")
 else
-  mapfile -t cases < <(find "$here/python" "$here/java" "$here/rust" "$here/typescript" -mindepth 1 -maxdepth 1 -type d | sort)
+  mapfile -t cases < <(find "$here/python" "$here/java" "$here/rust" "$here/c" "$here/cpp" "$here/typescript" -mindepth 1 -maxdepth 1 -type d | sort)
 fi
 passed=0
 failed=0
@@ -34,6 +36,15 @@ for case in "${cases[@]}"; do
     python)
       (cd "$copy/case" && PYTHONDONTWRITEBYTECODE=1 timeout 60 python3 main.py >"$got" 2>"$copy/stderr") \
         || why="run failed: $(tail -n 3 "$copy/stderr")"
+      ;;
+    c|cpp)
+      if [ "$lang" = c ]; then cc=(cc); pat=(-name '*.c'); else cc=(c++ -std=c++17); pat=(-name '*.cpp' -o -name '*.cc'); fi
+      mapfile -t srcs < <(cd "$copy/case" && find . \( "${pat[@]}" \) | sort)
+      if ! (cd "$copy/case" && timeout 60 "${cc[@]}" -O0 -o "$copy/main" "${srcs[@]}" 2>"$copy/stderr"); then
+        why="build failed: $(head -n 3 "$copy/stderr")"
+      elif ! (cd "$copy/case" && timeout 60 "$copy/main" >"$got" 2>"$copy/stderr"); then
+        why="run failed: $(head -n 3 "$copy/stderr")"
+      fi
       ;;
     java)
       mapfile -t srcs < <(cd "$copy/case" && find . -name '*.java' | sort)

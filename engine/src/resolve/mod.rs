@@ -218,6 +218,8 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         Language::TypeScript | Language::Tsx | Language::JavaScript => {
             &crate::lang::typescript::resolve::TYPESCRIPT
         }
+        Language::C => &crate::lang::c::resolve::C,
+        Language::Cpp => &crate::lang::cpp::resolve::CPP,
     }
 }
 
