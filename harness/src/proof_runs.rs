@@ -393,7 +393,7 @@ fn not_run() -> Outcome {
 }
 
 fn java_sources(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    sources_with(root, dir, "java", out)
+    sources_with(root, dir, &["java"], out)
 }
 
 /// Every file under `dir` with the extension, relative to `root`.
