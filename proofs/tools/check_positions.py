@@ -36,6 +36,8 @@ GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
 GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
 RUST_FN = re.compile(r'^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|default)\s+|extern\s+"[^"]*"\s+)*fn\s+([A-Za-z_]\w*)')
 RUST_CLOSURE = re.compile(r"=\s*(?:move\s+)?\|[^|]*\|")
+# a struct/enum/union: the target of the methods a `#[derive]` on it writes (D20)
+RUST_TYPE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
 
 
@@ -56,6 +58,9 @@ def declared_names(lang, text):
             names.add(m.group(1))
         if RUST_CLOSURE.search(text):
             names.add("lambda")
+        m = RUST_TYPE.match(text)
+        if m:
+            names.add(m.group(1))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec

@@ -123,16 +123,24 @@ pub const HANDS_BACK_SAME: &[&str] = &[
 
 /// Traits `#[derive]` implements and the method each gives the type: calls to
 /// them leave the tree (the compiler writes the body).
-pub const DERIVED_METHODS: &[(&str, &[&str])] = &[
-    ("Clone", &["clone", "clone_from"]),
-    ("PartialEq", &["eq", "ne"]),
-    ("Eq", &[]),
-    ("PartialOrd", &["partial_cmp", "lt", "le", "gt", "ge"]),
-    ("Ord", &["cmp", "max", "min", "clamp"]),
-    ("Hash", &["hash"]),
-    ("Default", &["default"]),
-    ("Debug", &["fmt"]),
+pub const DERIVED_METHODS: &[(&str, &[&str], &[&str])] = &[
+    ("Clone", &["clone"], &["clone_from"]),
+    ("PartialEq", &["eq"], &["ne"]),
+    ("Eq", &[], &[]),
+    ("PartialOrd", &["partial_cmp"], &["lt", "le", "gt", "ge"]),
+    ("Ord", &["cmp"], &["max", "min", "clamp"]),
+    ("Hash", &["hash"], &[]),
+    ("Default", &["default"], &[]),
+    ("Debug", &["fmt"], &[]),
 ];
+
+/// How a derived trait gives a method: the derive writes its body (compiled at
+/// the decorated item), or the trait provides it (its default body, in std).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DerivedMethod {
+    Generated,
+    Provided(&'static str),
+}
 
 pub fn is_prelude_function(name: &str) -> bool {
     PRELUDE_FUNCTIONS.contains(&name)
@@ -150,16 +158,28 @@ pub fn is_deref_wrapper(name: &str) -> bool {
     DEREF_WRAPPERS.contains(&name)
 }
 
-/// The derived trait that gives `method`, if `derives` lists one.
-pub fn derived_trait_for<'a>(
+/// Derived methods that return `Self` (`a.clone()`, `T::default()`).
+pub const DERIVED_SELF_METHODS: &[&str] = &["clone", "default"];
+
+/// How `derives` give `method`, if one of them does: `clone`, `eq`, `cmp` are
+/// written by the derive; `ne`, `max`, `clone_from` are the trait's own defaults.
+pub fn derived_method<'a>(
     derives: impl Iterator<Item = &'a str>,
     method: &str,
-) -> Option<&'static str> {
+) -> Option<DerivedMethod> {
     let derives: Vec<&str> = derives.collect();
     DERIVED_METHODS
         .iter()
-        .find(|(t, ms)| derives.contains(t) && ms.contains(&method))
-        .map(|(t, _)| *t)
+        .filter(|(t, _, _)| derives.contains(t))
+        .find_map(|(t, generated, provided)| {
+            if generated.contains(&method) {
+                Some(DerivedMethod::Generated)
+            } else if provided.contains(&method) {
+                Some(DerivedMethod::Provided(t))
+            } else {
+                None
+            }
+        })
 }
 
 /// The first path element of a crate outside the tree that every build can

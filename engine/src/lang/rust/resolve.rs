@@ -87,8 +87,24 @@ impl LanguageResolver for RustResolver {
     /// Several declarations share a qualified name where `#[cfg]` writes two
     /// bodies, or two trait impls of one type in one file declare the same
     /// method (`Display::fmt`, `Debug::fmt`): nothing in the call tells them apart.
-    fn pick_overload(&self, _cx: &Cx, _f: u32, _c: &Call, _candidates: &[Eid]) -> Option<Eid> {
-        None
+    /// A type shares its name with its impl blocks; a call placed there is a
+    /// derived method, which only the type's declaration can stand for.
+    fn pick_overload(&self, cx: &Cx, _f: u32, _c: &Call, candidates: &[Eid]) -> Option<Eid> {
+        the_decorated_type(cx.index, candidates)
+    }
+}
+
+/// Among declarations sharing a qualified name, the one `struct`/`enum`/`union`
+/// when all the others are its impl blocks: a derived method's target.
+fn the_decorated_type(index: &TreeIndex, candidates: &[Eid]) -> Option<Eid> {
+    let (types, rest): (Vec<Eid>, Vec<Eid>) = candidates.iter().partition(|&&e| {
+        let d = index.decl(e);
+        d.kind.is_type() && d.impl_of.is_none() && !d.is_module && d.kind != DeclKind::Interface
+    });
+    let all_impls = rest.iter().all(|&e| index.decl(e).impl_of.is_some());
+    match types.as_slice() {
+        [t] if all_impls => Some(*t),
+        _ => None,
     }
 }
 
@@ -607,11 +623,9 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                     },
                 ),
                 Found::Ambiguous => V::Refuse(Reason::Ambiguous),
-                Found::Derived(tr) => V::Outside(
-                    vec![tr.to_string(), name.to_string()],
-                    OutsideKind::Builtin,
-                    Family::Builtin,
-                ),
+                // The derive's method is compiled at the item it decorates.
+                Found::Derived => derived_method(t, Family::QualifiedPath),
+                Found::Provided(tr) => provided_by_std(tr, name),
                 Found::Unknown => V::Refuse(Reason::ReceiverTypeUnknown),
                 Found::Nothing => missing_method(cx, t, name),
             }
@@ -1270,6 +1284,9 @@ fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) 
                 return V::Refuse(Reason::ReceiverTypeUnknown);
             };
             let decl = cx.index.decl(target);
+            if decl.kind.is_type() {
+                return derived_result(target, call);
+            }
             let Some(returns) = &decl.returns else {
                 return V::Refuse(Reason::ReceiverTypeUnknown);
             };
@@ -1345,6 +1362,16 @@ fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) 
             }
             V::Refuse(Reason::ReceiverTypeUnknown)
         }
+    }
+}
+
+/// What a derived method placed on its type returns: `clone` and `default`
+/// give the type back; the others (`eq`, `cmp`, `hash`, `fmt`) give std values.
+fn derived_result(t: Eid, call: &Call) -> V {
+    if policy::DERIVED_SELF_METHODS.contains(&call.name()) {
+        V::Inst(t, Family::ReturnType)
+    } else {
+        V::Refuse(Reason::ReceiverTypeUnknown)
     }
 }
 
@@ -1525,8 +1552,11 @@ enum Found {
     Decls(Vec<Eid>, bool),
     /// Several impls declare the name (two traits' methods of one name).
     Ambiguous,
-    /// A method `#[derive]` gives the type.
-    Derived(&'static str),
+    /// A method `#[derive]` gives the type: rustc compiles its body at the
+    /// item the attribute decorates (D20), so the type's declaration is the target.
+    Derived,
+    /// A default method of a derived trait (`ne`, `max`): std's body.
+    Provided(&'static str),
     /// The type may have the method from somewhere the tree does not show
     /// (a blanket impl, `Deref`).
     Unknown,
@@ -1663,8 +1693,10 @@ fn methods_of(cx: &Cx, t: Eid, name: &str, budget: u32) -> Found {
         .iter()
         .filter(|d| d.path.len() == 2 && d.path[0] == "derive")
         .map(|d| d.path[1].as_str());
-    if let Some(tr) = policy::derived_trait_for(derives, name) {
-        return Found::Derived(tr);
+    match policy::derived_method(derives, name) {
+        Some(policy::DerivedMethod::Generated) => return Found::Derived,
+        Some(policy::DerivedMethod::Provided(tr)) => return Found::Provided(tr),
+        None => {}
     }
     // A type that derefs to another reaches that type's methods too.
     let derefs = impls.iter().any(|&imp| {
@@ -1679,6 +1711,24 @@ fn methods_of(cx: &Cx, t: Eid, name: &str, budget: u32) -> Found {
         return Found::Unknown;
     }
     Found::Nothing
+}
+
+/// `a.clone()` on a type of the tree that `#[derive(Clone)]`s: the method the
+/// derive writes has no declaration of its own; rustc compiles it at the
+/// decorated `struct`/`enum`, so the call goes to that item, placed by what
+/// typed the receiver (`a: &Arg` → `written_type`).
+fn derived_method(t: Eid, family: Family) -> V {
+    V::Fns(vec![t], family)
+}
+
+/// `a.ne(&b)`, `x.max(y)` on a type deriving the trait: the trait's default
+/// body in std runs.
+fn provided_by_std(tr: &str, name: &str) -> V {
+    V::Outside(
+        vec![tr.to_string(), name.to_string()],
+        OutsideKind::Builtin,
+        Family::Builtin,
+    )
 }
 
 /// A trait's own declaration of `name`, else its supertraits'.
@@ -1913,11 +1963,8 @@ fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
                 },
             ),
             Found::Ambiguous => V::Refuse(Reason::Ambiguous),
-            Found::Derived(tr) => V::Outside(
-                vec![tr.to_string(), name.to_string()],
-                OutsideKind::Builtin,
-                Family::Builtin,
-            ),
+            Found::Derived => derived_method(t, family),
+            Found::Provided(tr) => provided_by_std(tr, name),
             Found::Unknown => V::Refuse(Reason::ReceiverTypeUnknown),
             Found::Nothing => missing_method(cx, t, name),
         },
