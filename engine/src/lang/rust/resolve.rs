@@ -12,7 +12,7 @@
 //! `Placement::outside` with its rule's family.
 
 use crate::facts::{
-    Binding, BindingValue, Call, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx, ScopeKind,
+    ArgShape, Binding, BindingValue, Call, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx, ScopeKind,
     TypeRef, ValueExpr, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
@@ -614,6 +614,9 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                     .unwrap_or(V::Refuse(Reason::ReceiverTypeUnknown));
             }
             match methods_of(cx, t, name, budget) {
+                Found::Decls(d, _) if !one_body_runs(cx, t, &d, name, budget) => {
+                    V::Refuse(Reason::ReceiverTypeUnknown)
+                }
                 Found::Decls(d, inherited) => V::Fns(
                     d,
                     if inherited {
@@ -879,9 +882,14 @@ fn substitute(target: &TypeRef, params: &[ValueExpr], args: &[TypeRef]) -> TypeR
     }
 }
 
-/// A value of a written type.
+/// A value of a written type. `Self` inside a trait is the implementor, whose
+/// methods only a body no impl overrides answers: it is typed like `self`
+/// (`own_type`), not like a `dyn` receiver.
 fn instance_of(cx: &Cx, site: &Site, ty: &TypeRef, family: Family, budget: u32) -> V {
     match resolve_type(cx, site, ty, budget) {
+        Ty::InTree(t) if ty.is_self && cx.index.decl(t).kind == DeclKind::Interface => {
+            V::Inst(t, Family::OwnType)
+        }
         Ty::InTree(t) => V::Inst(t, family),
         Ty::Foreign(name, args) => V::Foreign {
             name,
@@ -1223,6 +1231,46 @@ fn impls_on_a_foreign_type(cx: &Cx, ty_name: &str, name: &str, budget: u32) -> E
     }
 }
 
+/// `Tr::m(…)` / `Self::m(…)` in a trait, left unplaced (the implementor picks the
+/// body): every body returns what the trait's declaration writes, `Self` being the
+/// implementor (typed like `self` in the trait, see [`instance_of`]), so
+/// `Self::value_variants().iter()` goes on.
+fn declared_by_the_trait_path(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    path: &[String],
+    name: &str,
+    budget: u32,
+) -> V {
+    let site = Site::of_call(call, file);
+    let V::Type(tr) = eval_path(cx, &site, path, budget) else {
+        return V::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    declared_by_the_trait(cx, tr, name, budget)
+}
+
+/// What a trait of the tree declares its method `name` returns (`Self` being
+/// the implementor).
+fn declared_by_the_trait(cx: &Cx, tr: Eid, name: &str, budget: u32) -> V {
+    let unknown = V::Refuse(Reason::ReceiverTypeUnknown);
+    if cx.index.decl(tr).kind != DeclKind::Interface {
+        return unknown;
+    }
+    let Found::Decls(decls, _) = trait_method(cx, tr, name, budget, false) else {
+        return unknown;
+    };
+    let Some(returns) = cx.index.decl(decls[0]).returns.as_ref() else {
+        return unknown;
+    };
+    let mut at = Site::of_decl(cx.index, decls[0]);
+    at.scope = cx.index.decl(decls[0]).scope;
+    match instance_of(cx, &at, returns, Family::ReturnType, budget) {
+        v @ (V::Inst(..) | V::Foreign { .. }) => v,
+        _ => unknown,
+    }
+}
+
 /// `x.m()` where x is `impl Tr` (Tr of the tree): which impl runs is each
 /// caller's, but every impl returns what the trait's declaration of m writes
 /// (`fn into_resettable(self) -> Resettable<T>`), unless that names `Self` or an
@@ -1239,14 +1287,19 @@ fn declared_by_the_trait_bound(cx: &Cx, file: u32, call: &Call, budget: u32) -> 
         return unknown;
     };
     if path.first().is_some_and(|s| s == policy::SCOPED) {
-        return unknown;
+        return declared_by_the_trait_path(cx, file, call, &path[1..], name, budget);
+    }
+    let recv = receiver_value(cx, file, call, budget);
+    if let V::Inst(tr, _) = recv {
+        // A `Self` of a trait whose method the implementor picks.
+        return declared_by_the_trait(cx, tr, name, budget);
     }
     let V::Foreign {
         name: ty_name,
         args,
         site,
         ..
-    } = receiver_value(cx, file, call, budget)
+    } = recv
     else {
         return unknown;
     };
@@ -1721,6 +1774,17 @@ fn derived_method(t: Eid, family: Family) -> V {
     V::Fns(vec![t], family)
 }
 
+/// `Tr::m(x, …)` or `Self::m(…)` inside a trait: the implementor of x (of
+/// `Self`) picks the body, so a trait's declaration is the answer only where it
+/// is the one body that can run (a default no impl of the tree overrides).
+/// On a type (not a trait) the declarations found are that type's own.
+fn one_body_runs(cx: &Cx, t: Eid, decls: &[Eid], name: &str, budget: u32) -> bool {
+    if cx.index.decl(t).kind != DeclKind::Interface {
+        return true;
+    }
+    decls.len() == 1 && the_only_body(cx, decls[0], name, budget)
+}
+
 /// `a.ne(&b)`, `x.max(y)` on a type deriving the trait: the trait's default
 /// body in std runs.
 fn provided_by_std(tr: &str, name: &str) -> V {
@@ -1908,12 +1972,66 @@ fn path_call(cx: &Cx, file: u32, call: &Call) -> Decision {
     }
     let site = Site::of_call(call, file);
     let base = eval_path(cx, &site, &path[1..], BUDGET);
+    if let Some(v) = trait_method_on_first_argument(cx, file, call, &base, name) {
+        return place(v);
+    }
     let v = member_of_path(cx, base, name, Ns::Value, BUDGET);
     let v = match v {
         V::Fns(d, Family::Lexical) => V::Fns(d, Family::QualifiedPath),
         other => other,
     };
     place(v)
+}
+
+/// `Tr::m(x, …)` where Tr is a trait of the tree and m takes `self`: x is the
+/// receiver, so where x's type is a type of the tree its impl of Tr (or Tr's
+/// default body, when that impl does not override m) runs (`qualified_path`).
+/// `None` when x's type is not known: the caller then treats the path alone.
+fn trait_method_on_first_argument(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    base: &V,
+    name: &str,
+) -> Option<V> {
+    let V::Type(tr) = *base else {
+        return None;
+    };
+    if cx.index.decl(tr).kind != DeclKind::Interface {
+        return None;
+    }
+    let Found::Decls(decls, _) = trait_method(cx, tr, name, BUDGET, false) else {
+        return None;
+    };
+    if decls.iter().any(|&d| cx.index.decl(d).is_static) {
+        return None;
+    }
+    let site = Site::of_call(call, file);
+    let first = match call.args.first()? {
+        ArgShape::Name(n) => eval_receiver_path(cx, &site, &[n.clone()], BUDGET),
+        ArgShape::Path(p) => eval_receiver_path(cx, &site, p, BUDGET),
+        ArgShape::Call(ci) => call_type(cx, file, *ci, BUDGET),
+        ArgShape::New(ty) => instance_of(cx, &site, ty, Family::WrittenType, BUDGET),
+        _ => return None,
+    };
+    let V::Inst(t, _) = settle(cx, first, BUDGET) else {
+        return None;
+    };
+    if cx.index.decl(t).kind == DeclKind::Interface {
+        return None;
+    }
+    for imp in impls_of(cx, t, BUDGET) {
+        if trait_of_impl(cx, imp, BUDGET) == Some(tr) {
+            let found = cx.index.members(imp, name);
+            if !found.is_empty() {
+                return Some(V::Fns(found.to_vec(), Family::QualifiedPath));
+            }
+            if decls.len() == 1 && cx.index.decl(decls[0]).body.is_some() {
+                return Some(V::Fns(decls, Family::Inheritance));
+            }
+        }
+    }
+    None
 }
 
 /// `x.m()`: the receiver's type from what the source writes, then the method
