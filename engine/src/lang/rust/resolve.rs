@@ -562,6 +562,8 @@ fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
             Some(t) => V::Type(t),
             None => V::Refuse(Reason::ReceiverTypeUnknown),
         },
+        // `P::value_parser()` with `P: ValueParserFactory`: each caller's P.
+        name if rest.is_empty() && is_type_param(cx.index, site, name) => V::Generic,
         name => match eval_name(cx, site, name, Ns::Type, budget - 1) {
             V::Unresolved if policy::is_std_crate(name) => V::Outside(
                 vec![name.to_string()],
@@ -1975,6 +1977,9 @@ fn path_call(cx: &Cx, file: u32, call: &Call) -> Decision {
     if let Some(v) = trait_method_on_first_argument(cx, file, call, &base, name) {
         return place(v);
     }
+    if the_tree_may_give_it(cx, file, call, &base, name) {
+        return Decision::Refuse(Reason::Refused);
+    }
     let v = member_of_path(cx, base, name, Ns::Value, BUDGET);
     let v = match v {
         V::Fns(d, Family::Lexical) => V::Fns(d, Family::QualifiedPath),
@@ -2032,6 +2037,54 @@ fn trait_method_on_first_argument(
         }
     }
     None
+}
+
+/// `String::from(x)`, `Default::default()`, `PartialEq::eq(a, b)`: a std type's or
+/// a std trait's method named by path, where the tree adds a body of that name
+/// (`impl From<Str> for String`, `impl Default for Command`, `#[derive(PartialEq)]`):
+/// the argument's or the expected type picks the impl, so std's is no answer.
+/// A first argument of a std type the tree does not extend keeps std's body
+/// (`PartialEq::eq(a.as_str(), b)`).
+fn the_tree_may_give_it(cx: &Cx, file: u32, call: &Call, base: &V, name: &str) -> bool {
+    let V::Outside(path, ..) = base else {
+        return false;
+    };
+    let Some(last) = path.last() else {
+        return false;
+    };
+    if !matches!(
+        impls_on_a_foreign_type(cx, last, name, BUDGET),
+        Extension::None
+    ) {
+        return true;
+    }
+    let derived = policy::derived_method(std::iter::once(last.as_str()), name)
+        == Some(policy::DerivedMethod::Generated);
+    let implemented = derived
+        || cx.index.by_name(name).iter().any(|&m| {
+            cx.index.enclosing_type(m).is_some_and(|imp| {
+                let d = cx.index.decl(imp);
+                d.impl_of.is_some() && d.bases.first().and_then(|b| b.last()) == Some(last)
+            })
+        });
+    if !implemented {
+        return false;
+    }
+    let site = Site::of_call(call, file);
+    let first = match call.args.first() {
+        Some(ArgShape::Name(n)) => eval_receiver_path(cx, &site, std::slice::from_ref(n), BUDGET),
+        Some(ArgShape::Path(p)) => eval_receiver_path(cx, &site, p, BUDGET),
+        Some(ArgShape::Call(ci)) => call_type(cx, file, *ci, BUDGET),
+        Some(ArgShape::Literal(l)) => literal(*l, &site),
+        _ => return true,
+    };
+    match settle(cx, first, BUDGET) {
+        V::Foreign { name: ty, .. } => !matches!(
+            impls_on_a_foreign_type(cx, &ty, name, BUDGET),
+            Extension::None
+        ),
+        _ => true,
+    }
 }
 
 /// `x.m()`: the receiver's type from what the source writes, then the method
