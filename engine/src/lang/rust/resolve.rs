@@ -491,8 +491,24 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
             _ => instance_of(cx, site, ty, Family::WrittenType, budget),
         },
         // A local holding a function (`let f = helper;`): reached by value flow.
-        BindingValue::Value(v) => relabel(eval_value(cx, site, v, budget), Family::ValueFlow),
+        BindingValue::Value(v) => {
+            relabel(eval_value(cx, &written_at(cx, site, b), v, budget), Family::ValueFlow)
+        }
         BindingValue::Opaque | BindingValue::Slot { .. } => V::Refuse(Reason::LocalValue),
+    }
+}
+
+/// Where a `let`'s value is read: its own statement, not the use (`let sc = &mut
+/// cmd;` then `for cmd in cmds { sc.m() }` — the loop's `cmd` is not the one the
+/// `let` took).
+fn written_at(cx: &Cx, use_site: &Site, b: &Binding) -> Site {
+    if b.line == 0 {
+        return *use_site;
+    }
+    Site {
+        scope: declaring_scope(cx.index, use_site.file, use_site.scope, b),
+        line: b.line,
+        ..*use_site
     }
 }
 
