@@ -999,9 +999,26 @@ fn eval_receiver_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
 fn through(cx: &Cx, v: V, seg: &str, budget: u32) -> V {
     match seg {
         policy::TRY => unwrap_inner(settle(cx, v, budget)),
-        policy::INDEX => element_of(cx, v, budget),
+        policy::INDEX => match settle(cx, v, budget) {
+            V::Inst(t, family) => indexed(cx, t, family, budget),
+            v => element_of(cx, v, budget),
+        },
         policy::AWAIT => V::Refuse(Reason::ReceiverTypeUnknown),
         field => field_of(cx, v, field, budget),
+    }
+}
+
+/// `keymap[&key]` on a type of the tree: the `Output` its one `impl Index`
+/// binds (`impl Index<&KeyType> for MKeyMap { type Output = Arg; }`); several
+/// impls (two key types) leave it unknown.
+fn indexed(cx: &Cx, t: Eid, family: Family, budget: u32) -> V {
+    match associated_type(cx, t, "Output", Some(&["Index", "IndexMut"]), budget) {
+        Some(V::Alias {
+            target,
+            params,
+            site,
+        }) => instance_of(cx, &site, &substitute(&target, &params, &[]), family, budget),
+        _ => V::Refuse(Reason::ReceiverTypeUnknown),
     }
 }
 
