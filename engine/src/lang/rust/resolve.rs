@@ -449,7 +449,10 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
                         line: u32::MAX,
                         decl: None,
                     };
-                    let v = eval_use_path(cx, &use_site, path, ns, budget);
+                    let v = match the_library_first(cx, &use_site, path) {
+                        Some(lib) => walk_from(cx, V::Module(Module::File(lib)), &path[1..], ns, budget),
+                        None => eval_use_path(cx, &use_site, path, ns, budget),
+                    };
                     relabel(v, Family::Import)
                 }
                 ImportKind::RustMod { name, within } => {
@@ -510,6 +513,40 @@ fn written_at(cx: &Cx, use_site: &Site, b: &Binding) -> Site {
         line: b.line,
         ..*use_site
     }
+}
+
+/// `use regex::{bytes, regex, Regex};` in a test crate: the first segment of a
+/// `use` path naming the package's library is that library, even where a `use`
+/// brings a name spelled like it (`regex`, the crate's macro): a crate and a
+/// local item of one name would make the path ambiguous, so a program that
+/// compiles means the crate (a `use` does not name a path's first segment).
+fn the_library_first(cx: &Cx, site: &Site, path: &[String]) -> Option<u32> {
+    let (first, rest) = path.split_first()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let lib = library_named(cx.index, site.file, first)?;
+    let b = lookup(cx.index, site, first, Ns::Type)?;
+    let facts = cx.index.file(site.file);
+    match b.value {
+        BindingValue::Import(i)
+            if matches!(facts.imports[i as usize].kind, ImportKind::RustUse { .. }) =>
+        {
+            Some(lib)
+        }
+        _ => None,
+    }
+}
+
+/// The rest of a path walked from a known first segment (the last in `ns`).
+fn walk_from(cx: &Cx, mut v: V, rest: &[String], ns: Ns, budget: u32) -> V {
+    let Some((last, head)) = rest.split_last() else {
+        return v;
+    };
+    for seg in head {
+        v = member_of_path(cx, v, seg, Ns::Type, budget);
+    }
+    member_of_path(cx, v, last, ns, budget)
 }
 
 /// The scope a binding stands in (the nearest enclosing scope holding it).
