@@ -1266,13 +1266,13 @@ impl<'s> Extractor<'s> {
             // A macro is no call; `vec![…]` / `format!(…)` are values of std types.
             "macro_invocation" => {
                 let name = node.child_by_field_name("macro").map(|m| self.text(m));
-                if name.is_some_and(|n| policy::ARGUMENT_MACROS.contains(&n)) {
-                    if let Some(tt) = named_children(node)
+                if let (Some(n), Some(tt)) = (
+                    name,
+                    named_children(node)
                         .into_iter()
-                        .find(|c| c.kind() == "token_tree")
-                    {
-                        self.token_arguments(tt, d);
-                    }
+                        .find(|c| c.kind() == "token_tree"),
+                ) {
+                    self.std_macro_arguments(n, tt, d);
                 }
                 match policy::VALUE_MACROS.iter().find(|(m, _)| Some(*m) == name) {
                     Some((_, ty)) => Shape::New(TypeRef::simple(ty)),
@@ -1590,7 +1590,22 @@ impl<'s> Extractor<'s> {
 
     /// The comma-separated arguments of a token tree (`(a, f(b), c.m())`): each
     /// read for the calls it writes; their shapes.
+    /// The arguments of a std macro that are expressions: all of them for
+    /// `println!`, `assert!`, … (`ARGUMENT_MACROS`); the first only for
+    /// `matches!(expr, pattern)`, whose second is a pattern, not a call.
+    fn std_macro_arguments(&mut self, name: &str, tt: Node, depth: u32) {
+        if policy::ARGUMENT_MACROS.contains(&name) {
+            self.token_arguments(tt, depth);
+        } else if policy::FIRST_ARGUMENT_MACROS.contains(&name) {
+            self.token_arguments_up_to(tt, depth, 1);
+        }
+    }
+
     fn token_arguments(&mut self, tt: Node, depth: u32) -> Vec<Shape> {
+        self.token_arguments_up_to(tt, depth, usize::MAX)
+    }
+
+    fn token_arguments_up_to(&mut self, tt: Node, depth: u32, limit: usize) -> Vec<Shape> {
         if self.too_deep(depth) {
             return Vec::new();
         }
@@ -1610,7 +1625,10 @@ impl<'s> Extractor<'s> {
             tokens.pop();
         }
         let mut out = Vec::new();
-        for segment in tokens.split(|t| t.kind() == "," || t.kind() == ";") {
+        for segment in tokens
+            .split(|t| t.kind() == "," || t.kind() == ";")
+            .take(limit)
+        {
             out.push(self.token_segment(segment, depth + 1));
         }
         out
@@ -1678,9 +1696,7 @@ impl<'s> Extractor<'s> {
                     let name = self.text(*path.last().expect("one"));
                     *i += 1;
                     if tokens.get(*i).is_some_and(|t| t.kind() == "token_tree") {
-                        if policy::ARGUMENT_MACROS.contains(&name) {
-                            self.token_arguments(tokens[*i], depth + 1);
-                        }
+                        self.std_macro_arguments(name, tokens[*i], depth + 1);
                         *i += 1;
                     }
                     Shape::Unknown

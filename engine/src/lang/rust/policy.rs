@@ -260,6 +260,10 @@ pub const VALUE_MACROS: &[(&str, &str)] = &[("vec", "Vec"), ("format", "String")
 /// written: the calls their token trees write are read as calls (a macro the
 /// tree or a crate defines may do anything with its tokens, so its arguments
 /// are not read).
+/// std macros whose first argument only is an expression (`matches!(x.kind(),
+/// Kind::A | Kind::B)`: the rest is a pattern).
+pub const FIRST_ARGUMENT_MACROS: &[&str] = &["matches"];
+
 pub const ARGUMENT_MACROS: &[&str] = &[
     "println",
     "print",
