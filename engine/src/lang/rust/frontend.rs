@@ -1500,7 +1500,8 @@ impl<'s> Extractor<'s> {
                 None => return Shape::Unknown,
             }
         }
-        let mut element_of: Option<ValueExpr> = None;
+        // The argument position of the closure receiving an element, and the receiver.
+        let mut element_of: Option<(usize, ValueExpr)> = None;
         let (callee, anchor) = match function.kind() {
             "identifier" => (Callee::Name(self.text(function).to_string()), function),
             "field_expression" => {
@@ -1514,7 +1515,10 @@ impl<'s> Extractor<'s> {
                 if policy::ELEMENT_CLOSURE_METHODS.contains(&self.text(field))
                     && !matches!(value, Shape::Unknown | Shape::Closure(_))
                 {
-                    element_of = Some(value.clone().value());
+                    element_of = Some((
+                        policy::element_closure_argument(self.text(field)),
+                        value.clone().value(),
+                    ));
                 }
                 (
                     Callee::Member {
@@ -1561,8 +1565,10 @@ impl<'s> Extractor<'s> {
                     continue;
                 }
                 let shape = self.expr(k, depth);
-                if let (Shape::Closure(d), Some(of)) = (&shape, &element_of) {
-                    self.closure_param_holds_element(*d, of.clone());
+                if let (Shape::Closure(d), Some((at, of))) = (&shape, &element_of) {
+                    if *at == args.len() {
+                        self.closure_param_holds_element(*d, of.clone());
+                    }
                 }
                 args.push(shape.arg());
             }

@@ -260,6 +260,16 @@ pub const VALUE_MACROS: &[(&str, &str)] = &[("vec", "Vec"), ("format", "String")
 /// written: the calls their token trees write are read as calls (a macro the
 /// tree or a crate defines may do anything with its tokens, so its arguments
 /// are not read).
+/// Which argument of an `ELEMENT_CLOSURE_METHODS` call is the closure receiving
+/// the element: the second for `map_or(default, |x| …)` and `map_or_else(|e| …,
+/// |x| …)` (on a `Result` the first closure receives the error), else the first.
+pub fn element_closure_argument(method: &str) -> usize {
+    match method {
+        "map_or" | "map_or_else" => 1,
+        _ => 0,
+    }
+}
+
 /// std macros whose first argument only is an expression (`matches!(x.kind(),
 /// Kind::A | Kind::B)`: the rest is a pattern).
 pub const FIRST_ARGUMENT_MACROS: &[&str] = &["matches"];
