@@ -12,8 +12,8 @@
 //! `Placement::outside` with its rule's family.
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx, ScopeKind,
-    TypeRef, ValueExpr, ValueRef,
+    ArgShape, Binding, BindingValue, Call, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx,
+    ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::rust::policy;
@@ -450,7 +450,9 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
                         decl: None,
                     };
                     let v = match the_library_first(cx, &use_site, path) {
-                        Some(lib) => walk_from(cx, V::Module(Module::File(lib)), &path[1..], ns, budget),
+                        Some(lib) => {
+                            walk_from(cx, V::Module(Module::File(lib)), &path[1..], ns, budget)
+                        }
                         None => eval_use_path(cx, &use_site, path, ns, budget),
                     };
                     relabel(v, Family::Import)
@@ -494,9 +496,10 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
             _ => instance_of(cx, site, ty, Family::WrittenType, budget),
         },
         // A local holding a function (`let f = helper;`): reached by value flow.
-        BindingValue::Value(v) => {
-            relabel(eval_value(cx, &written_at(cx, site, b), v, budget), Family::ValueFlow)
-        }
+        BindingValue::Value(v) => relabel(
+            eval_value(cx, &written_at(cx, site, b), v, budget),
+            Family::ValueFlow,
+        ),
         BindingValue::Opaque | BindingValue::Slot { .. } => V::Refuse(Reason::LocalValue),
     }
 }
@@ -1054,7 +1057,13 @@ fn indexed(cx: &Cx, t: Eid, family: Family, budget: u32) -> V {
             target,
             params,
             site,
-        }) => instance_of(cx, &site, &substitute(&target, &params, &[]), family, budget),
+        }) => instance_of(
+            cx,
+            &site,
+            &substitute(&target, &params, &[]),
+            family,
+            budget,
+        ),
         _ => V::Refuse(Reason::ReceiverTypeUnknown),
     }
 }
@@ -2083,7 +2092,7 @@ fn trait_method_on_first_argument(
     }
     let site = Site::of_call(call, file);
     let first = match call.args.first()? {
-        ArgShape::Name(n) => eval_receiver_path(cx, &site, &[n.clone()], BUDGET),
+        ArgShape::Name(n) => eval_receiver_path(cx, &site, std::slice::from_ref(n), BUDGET),
         ArgShape::Path(p) => eval_receiver_path(cx, &site, p, BUDGET),
         ArgShape::Call(ci) => call_type(cx, file, *ci, BUDGET),
         ArgShape::New(ty) => instance_of(cx, &site, ty, Family::WrittenType, BUDGET),
