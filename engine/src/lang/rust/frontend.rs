@@ -1194,7 +1194,7 @@ impl<'s> Extractor<'s> {
                     .map(|v| self.expr(v, d))
                     .unwrap_or(Shape::Unknown);
                 if deref {
-                    inner
+                    inner.then(policy::DEREF)
                 } else {
                     Shape::Unknown
                 }

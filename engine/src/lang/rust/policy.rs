@@ -28,6 +28,8 @@ pub const SCOPED: &str = "::";
 pub const TRY: &str = "?";
 /// `x[i]` in a receiver path: an element of x.
 pub const INDEX: &str = "[]";
+/// `*x` in a receiver path: x itself, unless x's type implements `Deref`.
+pub const DEREF: &str = "*";
 /// `x.await` in a receiver path: the future's output.
 pub const AWAIT: &str = ".await";
 /// A tuple type `(A, B)`: the path `["(,)"]` with the elements as arguments.

@@ -1044,8 +1044,30 @@ fn through(cx: &Cx, v: V, seg: &str, budget: u32) -> V {
             v => element_of(cx, v, budget),
         },
         policy::AWAIT => V::Refuse(Reason::ReceiverTypeUnknown),
+        policy::DEREF => dereferenced(cx, v, budget),
         field => field_of(cx, v, field, budget),
     }
+}
+
+/// `*x`: the engine does not count references, so `*x` is x — unless x's type
+/// implements `Deref`, where `*x` may be its target (`(**self).as_ref()` in
+/// `impl AsRef<OsStr> for Str` calls `str`'s, not Str's own): unknown then.
+fn dereferenced(cx: &Cx, v: V, budget: u32) -> V {
+    match settle(cx, v, budget) {
+        V::Inst(t, _) if implements_deref(cx, t, budget) => V::Refuse(Reason::ReceiverTypeUnknown),
+        v => v,
+    }
+}
+
+fn implements_deref(cx: &Cx, t: Eid, budget: u32) -> bool {
+    impls_of(cx, t, budget).iter().any(|&imp| {
+        cx.index
+            .decl(imp)
+            .bases
+            .first()
+            .and_then(|b| b.last())
+            .is_some_and(|n| n == "Deref" || n == "DerefMut")
+    })
 }
 
 /// `keymap[&key]` on a type of the tree: the `Output` its one `impl Index`
