@@ -1604,12 +1604,16 @@ fn only_params_and_wrappers(ty: &TypeRef, params: &[String], depth: u32) -> bool
 /// The written type of a member call's receiver and where it is written: a
 /// parameter's or a `let`'s annotation, or the last field's declared type.
 fn receiver_written_type(cx: &Cx, file: u32, call: &Call, budget: u32) -> Option<(TypeRef, Site)> {
-    let Callee::Member {
-        receiver: Receiver::Path(path),
-        ..
-    } = &call.callee
-    else {
-        return None;
+    let path = match &call.callee {
+        Callee::Member {
+            receiver: Receiver::Path(path),
+            ..
+        } => path,
+        Callee::Member {
+            receiver: Receiver::Call(ci),
+            ..
+        } => return written_return_type(cx, file, *ci, budget),
+        _ => return None,
     };
     let site = Site::of_call(call, file);
     match path.as_slice() {
@@ -1631,6 +1635,44 @@ fn receiver_written_type(cx: &Cx, file: u32, call: &Call, budget: u32) -> Option
         }
         _ => None,
     }
+}
+
+/// The return type a call's declaration writes with its type arguments, where
+/// they name no type parameter of the declaration or its impl
+/// (`fn entry(&mut self, arg: Id) -> Entry<'_, Id, MatchedArg>`, so
+/// `self.entry(id).or_insert(ma)` is a `MatchedArg`), read at the declaration.
+fn written_return_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> Option<(TypeRef, Site)> {
+    if budget == 0 {
+        return None;
+    }
+    let call = &cx.index.file(file).calls[ci as usize];
+    let Resolution::Placed(p) = resolve_with_budget(cx, file, call, budget - 1) else {
+        return None;
+    };
+    let Target::InTree(targets) = p.target() else {
+        return None;
+    };
+    let &target = targets.first()?;
+    let decl = cx.index.decl(target);
+    let returns = decl.returns.as_ref()?;
+    if returns.args.is_empty()
+        || returns.is_self
+        || targets
+            .iter()
+            .any(|&t| cx.index.decl(t).returns.as_ref() != Some(returns))
+    {
+        return None;
+    }
+    let mut params = decl.type_params.clone();
+    if let Some(imp) = cx.index.enclosing_type(target) {
+        params.extend(cx.index.decl(imp).type_params.iter().cloned());
+    }
+    if names_any(returns, &params) || returns.path.first().is_some_and(|s| s == "Self") {
+        return None;
+    }
+    let mut at = Site::of_decl(cx.index, target);
+    at.scope = decl.scope;
+    Some((returns.clone(), at))
 }
 
 /// `String::from(…)`, `Vec::new()`, `T::default()` (derived): a value of the
