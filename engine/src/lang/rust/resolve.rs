@@ -507,12 +507,19 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
 /// Where a `let`'s value is read: its own statement, not the use (`let sc = &mut
 /// cmd;` then `for cmd in cmds { sc.m() }` — the loop's `cmd` is not the one the
 /// `let` took).
+/// A pattern's binding (`if let Some(arg) = arg`, a `match` arm; line 0, seen
+/// in its whole scope) takes its value from outside that scope: the scope above.
 fn written_at(cx: &Cx, use_site: &Site, b: &Binding) -> Site {
+    let declared = declaring_scope(cx.index, use_site.file, use_site.scope, b);
     if b.line == 0 {
-        return *use_site;
+        let parent = cx.index.file(use_site.file).scopes[declared as usize].parent;
+        return Site {
+            scope: parent.unwrap_or(declared),
+            ..*use_site
+        };
     }
     Site {
-        scope: declaring_scope(cx.index, use_site.file, use_site.scope, b),
+        scope: declared,
         line: b.line,
         ..*use_site
     }
