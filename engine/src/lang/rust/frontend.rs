@@ -1780,9 +1780,15 @@ impl<'s> Extractor<'s> {
                     let name = self.text(name_node).to_string();
                     *i += 2;
                     if at(*i) == "::" {
-                        // A turbofish (`.collect::<Vec<_>>()`) is not followed.
-                        *i = tokens.len();
-                        return Shape::Unknown;
+                        // A turbofish (`.collect::<Vec<_>>()`): its balanced `<…>`
+                        // skipped, the call read; anything else ends the reading.
+                        match turbofish_end(tokens, *i + 1) {
+                            Some(end) if is_open(end, "(") => *i = end,
+                            _ => {
+                                *i = tokens.len();
+                                return Shape::Unknown;
+                            }
+                        }
                     }
                     if is_open(*i, "(") {
                         let args = self.token_arguments(tokens[*i], depth + 1);
@@ -1995,6 +2001,31 @@ fn last_name_node(node: Node) -> Option<Node> {
             "generic_type" => cur = cur.child_by_field_name("type")?,
             "reference_type" | "pointer_type" => cur = cur.child_by_field_name("type")?,
             _ => return None,
+        }
+    }
+    None
+}
+
+/// The index after a turbofish's generic arguments in a macro's tokens, `at`
+/// being the `<` after `::`: the angle brackets counted (`>>` closes two); `None`
+/// when they do not balance.
+fn turbofish_end(tokens: &[Node], at: usize) -> Option<usize> {
+    if tokens.get(at).map(|t| t.kind()) != Some("<") {
+        return None;
+    }
+    let mut depth: i32 = 0;
+    for (k, t) in tokens.iter().enumerate().skip(at) {
+        depth += match t.kind() {
+            "<" => 1,
+            ">" => -1,
+            ">>" => -2,
+            _ => 0,
+        };
+        if depth == 0 {
+            return Some(k + 1);
+        }
+        if depth < 0 {
+            return None;
         }
     }
     None
