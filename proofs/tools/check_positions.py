@@ -50,6 +50,8 @@ TS_DECL = [
     re.compile(r"^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*="),
     re.compile(r"^\s*[A-Za-z_$][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\()"),
 ]
+# a struct/enum/union: the target of the methods a `#[derive]` on it writes (D20)
+RUST_TYPE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
 
 
@@ -70,6 +72,9 @@ def declared_names(lang, text):
             names.add(m.group(1))
         if RUST_CLOSURE.search(text):
             names.add("lambda")
+        m = RUST_TYPE.match(text)
+        if m:
+            names.add(m.group(1))
         return names
     if lang == "typescript":
         # a function, class, interface, const/let/var, method, object-literal or

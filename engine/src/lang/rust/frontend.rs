@@ -1194,7 +1194,7 @@ impl<'s> Extractor<'s> {
                     .map(|v| self.expr(v, d))
                     .unwrap_or(Shape::Unknown);
                 if deref {
-                    inner
+                    inner.then(policy::DEREF)
                 } else {
                     Shape::Unknown
                 }
@@ -1266,13 +1266,13 @@ impl<'s> Extractor<'s> {
             // A macro is no call; `vec![…]` / `format!(…)` are values of std types.
             "macro_invocation" => {
                 let name = node.child_by_field_name("macro").map(|m| self.text(m));
-                if name.is_some_and(|n| policy::ARGUMENT_MACROS.contains(&n)) {
-                    if let Some(tt) = named_children(node)
+                if let (Some(n), Some(tt)) = (
+                    name,
+                    named_children(node)
                         .into_iter()
-                        .find(|c| c.kind() == "token_tree")
-                    {
-                        self.token_arguments(tt, d);
-                    }
+                        .find(|c| c.kind() == "token_tree"),
+                ) {
+                    self.std_macro_arguments(n, tt, d);
                 }
                 match policy::VALUE_MACROS.iter().find(|(m, _)| Some(*m) == name) {
                     Some((_, ty)) => Shape::New(TypeRef::simple(ty)),
@@ -1500,7 +1500,8 @@ impl<'s> Extractor<'s> {
                 None => return Shape::Unknown,
             }
         }
-        let mut element_of: Option<ValueExpr> = None;
+        // The argument position of the closure receiving an element, and the receiver.
+        let mut element_of: Option<(usize, ValueExpr)> = None;
         let (callee, anchor) = match function.kind() {
             "identifier" => (Callee::Name(self.text(function).to_string()), function),
             "field_expression" => {
@@ -1514,7 +1515,10 @@ impl<'s> Extractor<'s> {
                 if policy::ELEMENT_CLOSURE_METHODS.contains(&self.text(field))
                     && !matches!(value, Shape::Unknown | Shape::Closure(_))
                 {
-                    element_of = Some(value.clone().value());
+                    element_of = Some((
+                        policy::element_closure_argument(self.text(field)),
+                        value.clone().value(),
+                    ));
                 }
                 (
                     Callee::Member {
@@ -1561,8 +1565,10 @@ impl<'s> Extractor<'s> {
                     continue;
                 }
                 let shape = self.expr(k, depth);
-                if let (Shape::Closure(d), Some(of)) = (&shape, &element_of) {
-                    self.closure_param_holds_element(*d, of.clone());
+                if let (Shape::Closure(d), Some((at, of))) = (&shape, &element_of) {
+                    if *at == args.len() {
+                        self.closure_param_holds_element(*d, of.clone());
+                    }
                 }
                 args.push(shape.arg());
             }
@@ -1590,7 +1596,22 @@ impl<'s> Extractor<'s> {
 
     /// The comma-separated arguments of a token tree (`(a, f(b), c.m())`): each
     /// read for the calls it writes; their shapes.
+    /// The arguments of a std macro that are expressions: all of them for
+    /// `println!`, `assert!`, … (`ARGUMENT_MACROS`); the first only for
+    /// `matches!(expr, pattern)`, whose second is a pattern, not a call.
+    fn std_macro_arguments(&mut self, name: &str, tt: Node, depth: u32) {
+        if policy::ARGUMENT_MACROS.contains(&name) {
+            self.token_arguments(tt, depth);
+        } else if policy::FIRST_ARGUMENT_MACROS.contains(&name) {
+            self.token_arguments_up_to(tt, depth, 1);
+        }
+    }
+
     fn token_arguments(&mut self, tt: Node, depth: u32) -> Vec<Shape> {
+        self.token_arguments_up_to(tt, depth, usize::MAX)
+    }
+
+    fn token_arguments_up_to(&mut self, tt: Node, depth: u32, limit: usize) -> Vec<Shape> {
         if self.too_deep(depth) {
             return Vec::new();
         }
@@ -1610,7 +1631,10 @@ impl<'s> Extractor<'s> {
             tokens.pop();
         }
         let mut out = Vec::new();
-        for segment in tokens.split(|t| t.kind() == "," || t.kind() == ";") {
+        for segment in tokens
+            .split(|t| t.kind() == "," || t.kind() == ";")
+            .take(limit)
+        {
             out.push(self.token_segment(segment, depth + 1));
         }
         out
@@ -1678,9 +1702,7 @@ impl<'s> Extractor<'s> {
                     let name = self.text(*path.last().expect("one"));
                     *i += 1;
                     if tokens.get(*i).is_some_and(|t| t.kind() == "token_tree") {
-                        if policy::ARGUMENT_MACROS.contains(&name) {
-                            self.token_arguments(tokens[*i], depth + 1);
-                        }
+                        self.std_macro_arguments(name, tokens[*i], depth + 1);
                         *i += 1;
                     }
                     Shape::Unknown
@@ -1758,9 +1780,15 @@ impl<'s> Extractor<'s> {
                     let name = self.text(name_node).to_string();
                     *i += 2;
                     if at(*i) == "::" {
-                        // A turbofish (`.collect::<Vec<_>>()`) is not followed.
-                        *i = tokens.len();
-                        return Shape::Unknown;
+                        // A turbofish (`.collect::<Vec<_>>()`): its balanced `<…>`
+                        // skipped, the call read; anything else ends the reading.
+                        match turbofish_end(tokens, *i + 1) {
+                            Some(end) if is_open(end, "(") => *i = end,
+                            _ => {
+                                *i = tokens.len();
+                                return Shape::Unknown;
+                            }
+                        }
                     }
                     if is_open(*i, "(") {
                         let args = self.token_arguments(tokens[*i], depth + 1);
@@ -1973,6 +2001,31 @@ fn last_name_node(node: Node) -> Option<Node> {
             "generic_type" => cur = cur.child_by_field_name("type")?,
             "reference_type" | "pointer_type" => cur = cur.child_by_field_name("type")?,
             _ => return None,
+        }
+    }
+    None
+}
+
+/// The index after a turbofish's generic arguments in a macro's tokens, `at`
+/// being the `<` after `::`: the angle brackets counted (`>>` closes two); `None`
+/// when they do not balance.
+fn turbofish_end(tokens: &[Node], at: usize) -> Option<usize> {
+    if tokens.get(at).map(|t| t.kind()) != Some("<") {
+        return None;
+    }
+    let mut depth: i32 = 0;
+    for (k, t) in tokens.iter().enumerate().skip(at) {
+        depth += match t.kind() {
+            "<" => 1,
+            ">" => -1,
+            ">>" => -2,
+            _ => 0,
+        };
+        if depth == 0 {
+            return Some(k + 1);
+        }
+        if depth < 0 {
+            return None;
         }
     }
     None

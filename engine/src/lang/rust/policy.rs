@@ -28,6 +28,8 @@ pub const SCOPED: &str = "::";
 pub const TRY: &str = "?";
 /// `x[i]` in a receiver path: an element of x.
 pub const INDEX: &str = "[]";
+/// `*x` in a receiver path: x itself, unless x's type implements `Deref`.
+pub const DEREF: &str = "*";
 /// `x.await` in a receiver path: the future's output.
 pub const AWAIT: &str = ".await";
 /// A tuple type `(A, B)`: the path `["(,)"]` with the elements as arguments.
@@ -123,16 +125,24 @@ pub const HANDS_BACK_SAME: &[&str] = &[
 
 /// Traits `#[derive]` implements and the method each gives the type: calls to
 /// them leave the tree (the compiler writes the body).
-pub const DERIVED_METHODS: &[(&str, &[&str])] = &[
-    ("Clone", &["clone", "clone_from"]),
-    ("PartialEq", &["eq", "ne"]),
-    ("Eq", &[]),
-    ("PartialOrd", &["partial_cmp", "lt", "le", "gt", "ge"]),
-    ("Ord", &["cmp", "max", "min", "clamp"]),
-    ("Hash", &["hash"]),
-    ("Default", &["default"]),
-    ("Debug", &["fmt"]),
+pub const DERIVED_METHODS: &[(&str, &[&str], &[&str])] = &[
+    ("Clone", &["clone"], &["clone_from"]),
+    ("PartialEq", &["eq"], &["ne"]),
+    ("Eq", &[], &[]),
+    ("PartialOrd", &["partial_cmp"], &["lt", "le", "gt", "ge"]),
+    ("Ord", &["cmp"], &["max", "min", "clamp"]),
+    ("Hash", &["hash"], &[]),
+    ("Default", &["default"], &[]),
+    ("Debug", &["fmt"], &[]),
 ];
+
+/// How a derived trait gives a method: the derive writes its body (compiled at
+/// the decorated item), or the trait provides it (its default body, in std).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DerivedMethod {
+    Generated,
+    Provided(&'static str),
+}
 
 pub fn is_prelude_function(name: &str) -> bool {
     PRELUDE_FUNCTIONS.contains(&name)
@@ -150,16 +160,28 @@ pub fn is_deref_wrapper(name: &str) -> bool {
     DEREF_WRAPPERS.contains(&name)
 }
 
-/// The derived trait that gives `method`, if `derives` lists one.
-pub fn derived_trait_for<'a>(
+/// Derived methods that return `Self` (`a.clone()`, `T::default()`).
+pub const DERIVED_SELF_METHODS: &[&str] = &["clone", "default"];
+
+/// How `derives` give `method`, if one of them does: `clone`, `eq`, `cmp` are
+/// written by the derive; `ne`, `max`, `clone_from` are the trait's own defaults.
+pub fn derived_method<'a>(
     derives: impl Iterator<Item = &'a str>,
     method: &str,
-) -> Option<&'static str> {
+) -> Option<DerivedMethod> {
     let derives: Vec<&str> = derives.collect();
     DERIVED_METHODS
         .iter()
-        .find(|(t, ms)| derives.contains(t) && ms.contains(&method))
-        .map(|(t, _)| *t)
+        .filter(|(t, _, _)| derives.contains(t))
+        .find_map(|(t, generated, provided)| {
+            if generated.contains(&method) {
+                Some(DerivedMethod::Generated)
+            } else if provided.contains(&method) {
+                Some(DerivedMethod::Provided(t))
+            } else {
+                None
+            }
+        })
 }
 
 /// The first path element of a crate outside the tree that every build can
@@ -240,6 +262,20 @@ pub const VALUE_MACROS: &[(&str, &str)] = &[("vec", "Vec"), ("format", "String")
 /// written: the calls their token trees write are read as calls (a macro the
 /// tree or a crate defines may do anything with its tokens, so its arguments
 /// are not read).
+/// Which argument of an `ELEMENT_CLOSURE_METHODS` call is the closure receiving
+/// the element: the second for `map_or(default, |x| …)` and `map_or_else(|e| …,
+/// |x| …)` (on a `Result` the first closure receives the error), else the first.
+pub fn element_closure_argument(method: &str) -> usize {
+    match method {
+        "map_or" | "map_or_else" => 1,
+        _ => 0,
+    }
+}
+
+/// std macros whose first argument only is an expression (`matches!(x.kind(),
+/// Kind::A | Kind::B)`: the rest is a pattern).
+pub const FIRST_ARGUMENT_MACROS: &[&str] = &["matches"];
+
 pub const ARGUMENT_MACROS: &[&str] = &[
     "println",
     "print",

@@ -12,8 +12,8 @@
 //! `Placement::outside` with its rule's family.
 
 use crate::facts::{
-    Binding, BindingValue, Call, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx, ScopeKind,
-    TypeRef, ValueExpr, ValueRef,
+    ArgShape, Binding, BindingValue, Call, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx,
+    ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::rust::policy;
@@ -87,8 +87,24 @@ impl LanguageResolver for RustResolver {
     /// Several declarations share a qualified name where `#[cfg]` writes two
     /// bodies, or two trait impls of one type in one file declare the same
     /// method (`Display::fmt`, `Debug::fmt`): nothing in the call tells them apart.
-    fn pick_overload(&self, _cx: &Cx, _f: u32, _c: &Call, _candidates: &[Eid]) -> Option<Eid> {
-        None
+    /// A type shares its name with its impl blocks; a call placed there is a
+    /// derived method, which only the type's declaration can stand for.
+    fn pick_overload(&self, cx: &Cx, _f: u32, _c: &Call, candidates: &[Eid]) -> Option<Eid> {
+        the_decorated_type(cx.index, candidates)
+    }
+}
+
+/// Among declarations sharing a qualified name, the one `struct`/`enum`/`union`
+/// when all the others are its impl blocks: a derived method's target.
+fn the_decorated_type(index: &TreeIndex, candidates: &[Eid]) -> Option<Eid> {
+    let (types, rest): (Vec<Eid>, Vec<Eid>) = candidates.iter().partition(|&&e| {
+        let d = index.decl(e);
+        d.kind.is_type() && d.impl_of.is_none() && !d.is_module && d.kind != DeclKind::Interface
+    });
+    let all_impls = rest.iter().all(|&e| index.decl(e).impl_of.is_some());
+    match types.as_slice() {
+        [t] if all_impls => Some(*t),
+        _ => None,
     }
 }
 
@@ -433,7 +449,12 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
                         line: u32::MAX,
                         decl: None,
                     };
-                    let v = eval_use_path(cx, &use_site, path, ns, budget);
+                    let v = match the_library_first(cx, &use_site, path) {
+                        Some(lib) => {
+                            walk_from(cx, V::Module(Module::File(lib)), &path[1..], ns, budget)
+                        }
+                        None => eval_use_path(cx, &use_site, path, ns, budget),
+                    };
                     relabel(v, Family::Import)
                 }
                 ImportKind::RustMod { name, within } => {
@@ -475,9 +496,67 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
             _ => instance_of(cx, site, ty, Family::WrittenType, budget),
         },
         // A local holding a function (`let f = helper;`): reached by value flow.
-        BindingValue::Value(v) => relabel(eval_value(cx, site, v, budget), Family::ValueFlow),
+        BindingValue::Value(v) => relabel(
+            eval_value(cx, &written_at(cx, site, b), v, budget),
+            Family::ValueFlow,
+        ),
         BindingValue::Opaque | BindingValue::Slot { .. } => V::Refuse(Reason::LocalValue),
     }
+}
+
+/// Where a `let`'s value is read: its own statement, not the use (`let sc = &mut
+/// cmd;` then `for cmd in cmds { sc.m() }` — the loop's `cmd` is not the one the
+/// `let` took).
+/// A pattern's binding (`if let Some(arg) = arg`, a `match` arm; line 0, seen
+/// in its whole scope) takes its value from outside that scope: the scope above.
+fn written_at(cx: &Cx, use_site: &Site, b: &Binding) -> Site {
+    let declared = declaring_scope(cx.index, use_site.file, use_site.scope, b);
+    if b.line == 0 {
+        let parent = cx.index.file(use_site.file).scopes[declared as usize].parent;
+        return Site {
+            scope: parent.unwrap_or(declared),
+            ..*use_site
+        };
+    }
+    Site {
+        scope: declared,
+        line: b.line,
+        ..*use_site
+    }
+}
+
+/// `use regex::{bytes, regex, Regex};` in a test crate: the first segment of a
+/// `use` path naming the package's library is that library, even where a `use`
+/// brings a name spelled like it (`regex`, the crate's macro): a crate and a
+/// local item of one name would make the path ambiguous, so a program that
+/// compiles means the crate (a `use` does not name a path's first segment).
+fn the_library_first(cx: &Cx, site: &Site, path: &[String]) -> Option<u32> {
+    let (first, rest) = path.split_first()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let lib = library_named(cx.index, site.file, first)?;
+    let b = lookup(cx.index, site, first, Ns::Type)?;
+    let facts = cx.index.file(site.file);
+    match b.value {
+        BindingValue::Import(i)
+            if matches!(facts.imports[i as usize].kind, ImportKind::RustUse { .. }) =>
+        {
+            Some(lib)
+        }
+        _ => None,
+    }
+}
+
+/// The rest of a path walked from a known first segment (the last in `ns`).
+fn walk_from(cx: &Cx, mut v: V, rest: &[String], ns: Ns, budget: u32) -> V {
+    let Some((last, head)) = rest.split_last() else {
+        return v;
+    };
+    for seg in head {
+        v = member_of_path(cx, v, seg, Ns::Type, budget);
+    }
+    member_of_path(cx, v, last, ns, budget)
 }
 
 /// The scope a binding stands in (the nearest enclosing scope holding it).
@@ -546,6 +625,8 @@ fn eval_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
             Some(t) => V::Type(t),
             None => V::Refuse(Reason::ReceiverTypeUnknown),
         },
+        // `P::value_parser()` with `P: ValueParserFactory`: each caller's P.
+        name if rest.is_empty() && is_type_param(cx.index, site, name) => V::Generic,
         name => match eval_name(cx, site, name, Ns::Type, budget - 1) {
             V::Unresolved if policy::is_std_crate(name) => V::Outside(
                 vec![name.to_string()],
@@ -598,6 +679,9 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                     .unwrap_or(V::Refuse(Reason::ReceiverTypeUnknown));
             }
             match methods_of(cx, t, name, budget) {
+                Found::Decls(d, _) if !one_body_runs(cx, t, &d, name, budget) => {
+                    V::Refuse(Reason::ReceiverTypeUnknown)
+                }
                 Found::Decls(d, inherited) => V::Fns(
                     d,
                     if inherited {
@@ -607,11 +691,9 @@ fn member_of_path(cx: &Cx, base: V, name: &str, ns: Ns, budget: u32) -> V {
                     },
                 ),
                 Found::Ambiguous => V::Refuse(Reason::Ambiguous),
-                Found::Derived(tr) => V::Outside(
-                    vec![tr.to_string(), name.to_string()],
-                    OutsideKind::Builtin,
-                    Family::Builtin,
-                ),
+                // The derive's method is compiled at the item it decorates.
+                Found::Derived => derived_method(t, Family::QualifiedPath),
+                Found::Provided(tr) => provided_by_std(tr, name),
                 Found::Unknown => V::Refuse(Reason::ReceiverTypeUnknown),
                 Found::Nothing => missing_method(cx, t, name),
             }
@@ -865,9 +947,14 @@ fn substitute(target: &TypeRef, params: &[ValueExpr], args: &[TypeRef]) -> TypeR
     }
 }
 
-/// A value of a written type.
+/// A value of a written type. `Self` inside a trait is the implementor, whose
+/// methods only a body no impl overrides answers: it is typed like `self`
+/// (`own_type`), not like a `dyn` receiver.
 fn instance_of(cx: &Cx, site: &Site, ty: &TypeRef, family: Family, budget: u32) -> V {
     match resolve_type(cx, site, ty, budget) {
+        Ty::InTree(t) if ty.is_self && cx.index.decl(t).kind == DeclKind::Interface => {
+            V::Inst(t, Family::OwnType)
+        }
         Ty::InTree(t) => V::Inst(t, family),
         Ty::Foreign(name, args) => V::Foreign {
             name,
@@ -959,9 +1046,54 @@ fn eval_receiver_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
 fn through(cx: &Cx, v: V, seg: &str, budget: u32) -> V {
     match seg {
         policy::TRY => unwrap_inner(settle(cx, v, budget)),
-        policy::INDEX => element_of(cx, v, budget),
+        policy::INDEX => match settle(cx, v, budget) {
+            V::Inst(t, family) => indexed(cx, t, family, budget),
+            v => element_of(cx, v, budget),
+        },
         policy::AWAIT => V::Refuse(Reason::ReceiverTypeUnknown),
+        policy::DEREF => dereferenced(cx, v, budget),
         field => field_of(cx, v, field, budget),
+    }
+}
+
+/// `*x`: the engine does not count references, so `*x` is x — unless x's type
+/// implements `Deref`, where `*x` may be its target (`(**self).as_ref()` in
+/// `impl AsRef<OsStr> for Str` calls `str`'s, not Str's own): unknown then.
+fn dereferenced(cx: &Cx, v: V, budget: u32) -> V {
+    match settle(cx, v, budget) {
+        V::Inst(t, _) if implements_deref(cx, t, budget) => V::Refuse(Reason::ReceiverTypeUnknown),
+        v => v,
+    }
+}
+
+fn implements_deref(cx: &Cx, t: Eid, budget: u32) -> bool {
+    impls_of(cx, t, budget).iter().any(|&imp| {
+        cx.index
+            .decl(imp)
+            .bases
+            .first()
+            .and_then(|b| b.last())
+            .is_some_and(|n| n == "Deref" || n == "DerefMut")
+    })
+}
+
+/// `keymap[&key]` on a type of the tree: the `Output` its one `impl Index`
+/// binds (`impl Index<&KeyType> for MKeyMap { type Output = Arg; }`); several
+/// impls (two key types) leave it unknown.
+fn indexed(cx: &Cx, t: Eid, family: Family, budget: u32) -> V {
+    match associated_type(cx, t, "Output", Some(&["Index", "IndexMut"]), budget) {
+        Some(V::Alias {
+            target,
+            params,
+            site,
+        }) => instance_of(
+            cx,
+            &site,
+            &substitute(&target, &params, &[]),
+            family,
+            budget,
+        ),
+        _ => V::Refuse(Reason::ReceiverTypeUnknown),
     }
 }
 
@@ -1209,6 +1341,46 @@ fn impls_on_a_foreign_type(cx: &Cx, ty_name: &str, name: &str, budget: u32) -> E
     }
 }
 
+/// `Tr::m(…)` / `Self::m(…)` in a trait, left unplaced (the implementor picks the
+/// body): every body returns what the trait's declaration writes, `Self` being the
+/// implementor (typed like `self` in the trait, see [`instance_of`]), so
+/// `Self::value_variants().iter()` goes on.
+fn declared_by_the_trait_path(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    path: &[String],
+    name: &str,
+    budget: u32,
+) -> V {
+    let site = Site::of_call(call, file);
+    let V::Type(tr) = eval_path(cx, &site, path, budget) else {
+        return V::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    declared_by_the_trait(cx, tr, name, budget)
+}
+
+/// What a trait of the tree declares its method `name` returns (`Self` being
+/// the implementor).
+fn declared_by_the_trait(cx: &Cx, tr: Eid, name: &str, budget: u32) -> V {
+    let unknown = V::Refuse(Reason::ReceiverTypeUnknown);
+    if cx.index.decl(tr).kind != DeclKind::Interface {
+        return unknown;
+    }
+    let Found::Decls(decls, _) = trait_method(cx, tr, name, budget, false) else {
+        return unknown;
+    };
+    let Some(returns) = cx.index.decl(decls[0]).returns.as_ref() else {
+        return unknown;
+    };
+    let mut at = Site::of_decl(cx.index, decls[0]);
+    at.scope = cx.index.decl(decls[0]).scope;
+    match instance_of(cx, &at, returns, Family::ReturnType, budget) {
+        v @ (V::Inst(..) | V::Foreign { .. }) => v,
+        _ => unknown,
+    }
+}
+
 /// `x.m()` where x is `impl Tr` (Tr of the tree): which impl runs is each
 /// caller's, but every impl returns what the trait's declaration of m writes
 /// (`fn into_resettable(self) -> Resettable<T>`), unless that names `Self` or an
@@ -1225,14 +1397,19 @@ fn declared_by_the_trait_bound(cx: &Cx, file: u32, call: &Call, budget: u32) -> 
         return unknown;
     };
     if path.first().is_some_and(|s| s == policy::SCOPED) {
-        return unknown;
+        return declared_by_the_trait_path(cx, file, call, &path[1..], name, budget);
+    }
+    let recv = receiver_value(cx, file, call, budget);
+    if let V::Inst(tr, _) = recv {
+        // A `Self` of a trait whose method the implementor picks.
+        return declared_by_the_trait(cx, tr, name, budget);
     }
     let V::Foreign {
         name: ty_name,
         args,
         site,
         ..
-    } = receiver_value(cx, file, call, budget)
+    } = recv
     else {
         return unknown;
     };
@@ -1270,6 +1447,9 @@ fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) 
                 return V::Refuse(Reason::ReceiverTypeUnknown);
             };
             let decl = cx.index.decl(target);
+            if decl.kind.is_type() {
+                return derived_result(target, call);
+            }
             let Some(returns) = &decl.returns else {
                 return V::Refuse(Reason::ReceiverTypeUnknown);
             };
@@ -1348,6 +1528,16 @@ fn value_of_placed(cx: &Cx, file: u32, call: &Call, p: &Placement, budget: u32) 
     }
 }
 
+/// What a derived method placed on its type returns: `clone` and `default`
+/// give the type back; the others (`eq`, `cmp`, `hash`, `fmt`) give std values.
+fn derived_result(t: Eid, call: &Call) -> V {
+    if policy::DERIVED_SELF_METHODS.contains(&call.name()) {
+        V::Inst(t, Family::ReturnType)
+    } else {
+        V::Refuse(Reason::ReceiverTypeUnknown)
+    }
+}
+
 /// A method of a generic type of the tree whose declared return type names the
 /// impl's type parameters through std wrappers only (`fn get(&self, k: &K) ->
 /// Option<&V>` in `impl<K, V> FlatMap<K, V>`), on a receiver whose written type
@@ -1421,12 +1611,16 @@ fn only_params_and_wrappers(ty: &TypeRef, params: &[String], depth: u32) -> bool
 /// The written type of a member call's receiver and where it is written: a
 /// parameter's or a `let`'s annotation, or the last field's declared type.
 fn receiver_written_type(cx: &Cx, file: u32, call: &Call, budget: u32) -> Option<(TypeRef, Site)> {
-    let Callee::Member {
-        receiver: Receiver::Path(path),
-        ..
-    } = &call.callee
-    else {
-        return None;
+    let path = match &call.callee {
+        Callee::Member {
+            receiver: Receiver::Path(path),
+            ..
+        } => path,
+        Callee::Member {
+            receiver: Receiver::Call(ci),
+            ..
+        } => return written_return_type(cx, file, *ci, budget),
+        _ => return None,
     };
     let site = Site::of_call(call, file);
     match path.as_slice() {
@@ -1448,6 +1642,44 @@ fn receiver_written_type(cx: &Cx, file: u32, call: &Call, budget: u32) -> Option
         }
         _ => None,
     }
+}
+
+/// The return type a call's declaration writes with its type arguments, where
+/// they name no type parameter of the declaration or its impl
+/// (`fn entry(&mut self, arg: Id) -> Entry<'_, Id, MatchedArg>`, so
+/// `self.entry(id).or_insert(ma)` is a `MatchedArg`), read at the declaration.
+fn written_return_type(cx: &Cx, file: u32, ci: u32, budget: u32) -> Option<(TypeRef, Site)> {
+    if budget == 0 {
+        return None;
+    }
+    let call = &cx.index.file(file).calls[ci as usize];
+    let Resolution::Placed(p) = resolve_with_budget(cx, file, call, budget - 1) else {
+        return None;
+    };
+    let Target::InTree(targets) = p.target() else {
+        return None;
+    };
+    let &target = targets.first()?;
+    let decl = cx.index.decl(target);
+    let returns = decl.returns.as_ref()?;
+    if returns.args.is_empty()
+        || returns.is_self
+        || targets
+            .iter()
+            .any(|&t| cx.index.decl(t).returns.as_ref() != Some(returns))
+    {
+        return None;
+    }
+    let mut params = decl.type_params.clone();
+    if let Some(imp) = cx.index.enclosing_type(target) {
+        params.extend(cx.index.decl(imp).type_params.iter().cloned());
+    }
+    if names_any(returns, &params) || returns.path.first().is_some_and(|s| s == "Self") {
+        return None;
+    }
+    let mut at = Site::of_decl(cx.index, target);
+    at.scope = decl.scope;
+    Some((returns.clone(), at))
 }
 
 /// `String::from(…)`, `Vec::new()`, `T::default()` (derived): a value of the
@@ -1525,8 +1757,11 @@ enum Found {
     Decls(Vec<Eid>, bool),
     /// Several impls declare the name (two traits' methods of one name).
     Ambiguous,
-    /// A method `#[derive]` gives the type.
-    Derived(&'static str),
+    /// A method `#[derive]` gives the type: rustc compiles its body at the
+    /// item the attribute decorates (D20), so the type's declaration is the target.
+    Derived,
+    /// A default method of a derived trait (`ne`, `max`): std's body.
+    Provided(&'static str),
     /// The type may have the method from somewhere the tree does not show
     /// (a blanket impl, `Deref`).
     Unknown,
@@ -1663,8 +1898,10 @@ fn methods_of(cx: &Cx, t: Eid, name: &str, budget: u32) -> Found {
         .iter()
         .filter(|d| d.path.len() == 2 && d.path[0] == "derive")
         .map(|d| d.path[1].as_str());
-    if let Some(tr) = policy::derived_trait_for(derives, name) {
-        return Found::Derived(tr);
+    match policy::derived_method(derives, name) {
+        Some(policy::DerivedMethod::Generated) => return Found::Derived,
+        Some(policy::DerivedMethod::Provided(tr)) => return Found::Provided(tr),
+        None => {}
     }
     // A type that derefs to another reaches that type's methods too.
     let derefs = impls.iter().any(|&imp| {
@@ -1679,6 +1916,35 @@ fn methods_of(cx: &Cx, t: Eid, name: &str, budget: u32) -> Found {
         return Found::Unknown;
     }
     Found::Nothing
+}
+
+/// `a.clone()` on a type of the tree that `#[derive(Clone)]`s: the method the
+/// derive writes has no declaration of its own; rustc compiles it at the
+/// decorated `struct`/`enum`, so the call goes to that item, placed by what
+/// typed the receiver (`a: &Arg` → `written_type`).
+fn derived_method(t: Eid, family: Family) -> V {
+    V::Fns(vec![t], family)
+}
+
+/// `Tr::m(x, …)` or `Self::m(…)` inside a trait: the implementor of x (of
+/// `Self`) picks the body, so a trait's declaration is the answer only where it
+/// is the one body that can run (a default no impl of the tree overrides).
+/// On a type (not a trait) the declarations found are that type's own.
+fn one_body_runs(cx: &Cx, t: Eid, decls: &[Eid], name: &str, budget: u32) -> bool {
+    if cx.index.decl(t).kind != DeclKind::Interface {
+        return true;
+    }
+    decls.len() == 1 && the_only_body(cx, decls[0], name, budget)
+}
+
+/// `a.ne(&b)`, `x.max(y)` on a type deriving the trait: the trait's default
+/// body in std runs.
+fn provided_by_std(tr: &str, name: &str) -> V {
+    V::Outside(
+        vec![tr.to_string(), name.to_string()],
+        OutsideKind::Builtin,
+        Family::Builtin,
+    )
 }
 
 /// A trait's own declaration of `name`, else its supertraits'.
@@ -1858,12 +2124,117 @@ fn path_call(cx: &Cx, file: u32, call: &Call) -> Decision {
     }
     let site = Site::of_call(call, file);
     let base = eval_path(cx, &site, &path[1..], BUDGET);
+    if let Some(v) = trait_method_on_first_argument(cx, file, call, &base, name) {
+        return place(v);
+    }
+    if the_tree_may_give_it(cx, file, call, &base, name) {
+        return Decision::Refuse(Reason::Refused);
+    }
     let v = member_of_path(cx, base, name, Ns::Value, BUDGET);
     let v = match v {
         V::Fns(d, Family::Lexical) => V::Fns(d, Family::QualifiedPath),
         other => other,
     };
     place(v)
+}
+
+/// `Tr::m(x, …)` where Tr is a trait of the tree and m takes `self`: x is the
+/// receiver, so where x's type is a type of the tree its impl of Tr (or Tr's
+/// default body, when that impl does not override m) runs (`qualified_path`).
+/// `None` when x's type is not known: the caller then treats the path alone.
+fn trait_method_on_first_argument(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    base: &V,
+    name: &str,
+) -> Option<V> {
+    let V::Type(tr) = *base else {
+        return None;
+    };
+    if cx.index.decl(tr).kind != DeclKind::Interface {
+        return None;
+    }
+    let Found::Decls(decls, _) = trait_method(cx, tr, name, BUDGET, false) else {
+        return None;
+    };
+    if decls.iter().any(|&d| cx.index.decl(d).is_static) {
+        return None;
+    }
+    let site = Site::of_call(call, file);
+    let first = match call.args.first()? {
+        ArgShape::Name(n) => eval_receiver_path(cx, &site, std::slice::from_ref(n), BUDGET),
+        ArgShape::Path(p) => eval_receiver_path(cx, &site, p, BUDGET),
+        ArgShape::Call(ci) => call_type(cx, file, *ci, BUDGET),
+        ArgShape::New(ty) => instance_of(cx, &site, ty, Family::WrittenType, BUDGET),
+        _ => return None,
+    };
+    let V::Inst(t, _) = settle(cx, first, BUDGET) else {
+        return None;
+    };
+    if cx.index.decl(t).kind == DeclKind::Interface {
+        return None;
+    }
+    for imp in impls_of(cx, t, BUDGET) {
+        if trait_of_impl(cx, imp, BUDGET) == Some(tr) {
+            let found = cx.index.members(imp, name);
+            if !found.is_empty() {
+                return Some(V::Fns(found.to_vec(), Family::QualifiedPath));
+            }
+            if decls.len() == 1 && cx.index.decl(decls[0]).body.is_some() {
+                return Some(V::Fns(decls, Family::Inheritance));
+            }
+        }
+    }
+    None
+}
+
+/// `String::from(x)`, `Default::default()`, `PartialEq::eq(a, b)`: a std type's or
+/// a std trait's method named by path, where the tree adds a body of that name
+/// (`impl From<Str> for String`, `impl Default for Command`, `#[derive(PartialEq)]`):
+/// the argument's or the expected type picks the impl, so std's is no answer.
+/// A first argument of a std type the tree does not extend keeps std's body
+/// (`PartialEq::eq(a.as_str(), b)`).
+fn the_tree_may_give_it(cx: &Cx, file: u32, call: &Call, base: &V, name: &str) -> bool {
+    let V::Outside(path, ..) = base else {
+        return false;
+    };
+    let Some(last) = path.last() else {
+        return false;
+    };
+    if !matches!(
+        impls_on_a_foreign_type(cx, last, name, BUDGET),
+        Extension::None
+    ) {
+        return true;
+    }
+    let derived = policy::derived_method(std::iter::once(last.as_str()), name)
+        == Some(policy::DerivedMethod::Generated);
+    let implemented = derived
+        || cx.index.by_name(name).iter().any(|&m| {
+            cx.index.enclosing_type(m).is_some_and(|imp| {
+                let d = cx.index.decl(imp);
+                d.impl_of.is_some() && d.bases.first().and_then(|b| b.last()) == Some(last)
+            })
+        });
+    if !implemented {
+        return false;
+    }
+    let site = Site::of_call(call, file);
+    let first = match call.args.first() {
+        Some(ArgShape::Name(n)) => eval_receiver_path(cx, &site, std::slice::from_ref(n), BUDGET),
+        Some(ArgShape::Path(p)) => eval_receiver_path(cx, &site, p, BUDGET),
+        Some(ArgShape::Call(ci)) => call_type(cx, file, *ci, BUDGET),
+        Some(ArgShape::Literal(l)) => literal(*l, &site),
+        _ => return true,
+    };
+    match settle(cx, first, BUDGET) {
+        V::Foreign { name: ty, .. } => !matches!(
+            impls_on_a_foreign_type(cx, &ty, name, BUDGET),
+            Extension::None
+        ),
+        _ => true,
+    }
 }
 
 /// `x.m()`: the receiver's type from what the source writes, then the method
@@ -1913,11 +2284,8 @@ fn method_on(cx: &Cx, recv: V, name: &str, budget: u32) -> V {
                 },
             ),
             Found::Ambiguous => V::Refuse(Reason::Ambiguous),
-            Found::Derived(tr) => V::Outside(
-                vec![tr.to_string(), name.to_string()],
-                OutsideKind::Builtin,
-                Family::Builtin,
-            ),
+            Found::Derived => derived_method(t, family),
+            Found::Provided(tr) => provided_by_std(tr, name),
             Found::Unknown => V::Refuse(Reason::ReceiverTypeUnknown),
             Found::Nothing => missing_method(cx, t, name),
         },
