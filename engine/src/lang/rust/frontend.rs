@@ -1121,9 +1121,9 @@ impl<'s> Extractor<'s> {
                 })
             }
             "tuple_struct_pattern" => match self.wrapped_binding_pattern(pat) {
-                Some(inner) => {
+                Some((inner, segment)) => {
                     let mut p = prefix;
-                    p.push(policy::TRY.to_string());
+                    p.push(segment.to_string());
                     self.pattern_paths(inner, p, out, depth + 1)
                 }
                 None => false,
@@ -1132,19 +1132,22 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// `Some(p)` / `Ok(p)` with one inner pattern: that pattern.
-    fn wrapped_binding_pattern<'t>(&self, pat: Node<'t>) -> Option<Node<'t>> {
+    /// `Some(p)` / `Ok(p)` with one inner pattern: that pattern, reached through
+    /// `?`; `Err(p)`: through the `Result`'s error.
+    fn wrapped_binding_pattern<'t>(&self, pat: Node<'t>) -> Option<(Node<'t>, &'static str)> {
         let ty = pat.child_by_field_name("type")?;
-        if !matches!(self.text(ty), "Some" | "Ok") {
-            return None;
-        }
+        let segment = match self.text(ty) {
+            "Some" | "Ok" => policy::TRY,
+            "Err" => policy::ERR,
+            _ => return None,
+        };
         let mut cursor = pat.walk();
         let kids: Vec<Node> = pat
             .children(&mut cursor)
             .filter(|c| *c != ty && !matches!(c.kind(), "(" | ")" | ","))
             .collect();
         match kids.as_slice() {
-            [one] => Some(*one),
+            [one] => Some((*one, segment)),
             _ => None,
         }
     }
