@@ -60,6 +60,18 @@ struct Candidate {
     abs: PathBuf,
     language: Language,
     is_link: bool,
+    /// A `.h` header: C or C++ is decided once its bytes are read.
+    header: Option<HeaderRule>,
+}
+
+/// How a `.h` file's language is decided (DESIGN §3, measured in lang/c/README.md):
+/// C++ when the tree's C++ sources outnumber its C sources, else by its own content.
+#[derive(Clone, Copy)]
+struct HeaderRule {
+    tree_is_cpp: bool,
+    /// The languages asked for: a header decided into another one is not analysed.
+    want_c: bool,
+    want_cpp: bool,
 }
 
 /// Walk `root` and read every file of the wanted languages, in path order.
@@ -105,14 +117,15 @@ pub fn discover(
             limit: limits.max_total_bytes,
         });
     }
-    let read: Vec<Result<SourceFile, Skipped>> = to_read
+    let read: Vec<Result<Option<SourceFile>, Skipped>> = to_read
         .into_par_iter()
         .map(|c| read_one(c, limits))
         .collect();
     let mut files = Vec::new();
     for r in read {
         match r {
-            Ok(f) => files.push(f),
+            Ok(Some(f)) => files.push(f),
+            Ok(None) => {}
             Err(s) => skipped.push(s),
         }
     }
@@ -122,6 +135,9 @@ pub fn discover(
 
 fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
     let mut out = Vec::new();
+    let (mut c_sources, mut cpp_sources) = (0usize, 0usize);
+    let want_c = languages.contains(&Language::C);
+    let want_cpp = languages.contains(&Language::Cpp);
     let walker = WalkBuilder::new(root)
         .follow_links(false)
         .require_git(false)
@@ -143,10 +159,24 @@ fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
-        let Some(language) = Language::for_path(&rel) else {
-            continue;
+        let (language, header) = match Language::for_path(&rel) {
+            Some(l) => (l, None),
+            None if Language::is_ambiguous_header(&rel) && (want_c || want_cpp) => {
+                let rule = HeaderRule {
+                    tree_is_cpp: false,
+                    want_c,
+                    want_cpp,
+                };
+                (Language::C, Some(rule))
+            }
+            None => continue,
         };
-        if !languages.contains(&language) {
+        match language {
+            Language::C if header.is_none() => c_sources += 1,
+            Language::Cpp => cpp_sources += 1,
+            _ => {}
+        }
+        if header.is_none() && !languages.contains(&language) {
             continue;
         }
         out.push(Candidate {
@@ -154,7 +184,14 @@ fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
             abs,
             language,
             is_link: ft.is_symlink(),
+            header,
         });
+    }
+    let tree_is_cpp = cpp_sources > c_sources;
+    for c in out.iter_mut() {
+        if let Some(h) = c.header.as_mut() {
+            h.tree_is_cpp = tree_is_cpp;
+        }
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     out
@@ -188,7 +225,8 @@ fn admit(root: &Path, c: &Candidate, limits: &Limits) -> Result<u64, SkipReason>
     Ok(meta.len())
 }
 
-fn read_one(c: Candidate, limits: &Limits) -> Result<SourceFile, Skipped> {
+/// `Ok(None)`: a header whose content made it a language that was not asked for.
+fn read_one(c: Candidate, limits: &Limits) -> Result<Option<SourceFile>, Skipped> {
     let skip = |reason| Skipped {
         path: c.rel.clone(),
         reason,
@@ -203,13 +241,24 @@ fn read_one(c: Candidate, limits: &Limits) -> Result<SourceFile, Skipped> {
     if std::str::from_utf8(&bytes).is_err() {
         return Err(skip(SkipReason::NotUtf8));
     }
+    let language = match c.header {
+        Some(rule) => {
+            let cpp = rule.tree_is_cpp || crate::lang::c::header_says_cpp(&bytes);
+            match cpp {
+                true if rule.want_cpp => Language::Cpp,
+                false if rule.want_c => Language::C,
+                _ => return Ok(None),
+            }
+        }
+        None => c.language,
+    };
     let sha256 = hex(&Sha256::digest(&bytes));
-    Ok(SourceFile {
+    Ok(Some(SourceFile {
         path: c.rel,
-        language: c.language,
+        language,
         bytes,
         sha256,
-    })
+    }))
 }
 
 pub fn hex(bytes: &[u8]) -> String {

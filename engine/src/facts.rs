@@ -164,13 +164,23 @@ pub struct Decl {
     pub returns_value: Option<ReturnValue>,
     /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
-    /// Decorators / annotations, outermost first.
+    /// Decorators / annotations, outermost first. C++: the specifiers `virtual`,
+    /// `override` and `final` of a member function.
     pub decorators: Vec<Decorator>,
     /// Rust: an `impl T` / `impl Tr for T` block is a declaration (named by T's
     /// last segment) whose members are T's methods; this is T as written.
     pub impl_of: Option<TypeRef>,
     /// Rust: an inline `mod m { … }` (a namespace, not a type).
     pub is_module: bool,
+    /// C and C++: the scope path the name is qualified by beyond its parent
+    /// declaration: the enclosing namespaces (`ns::inner`) and, for an out-of-line
+    /// member definition (`void ns::T::m() {}`), the written class path too.
+    /// Empty for every other language.
+    pub scope_path: Vec<String>,
+    /// C and C++: the declaration is visible only in its own file (and, for a
+    /// header, in the files that include it): `static` at file scope or a member of
+    /// an anonymous namespace.
+    pub file_local: bool,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -221,6 +231,8 @@ impl Decl {
             decorators: Vec::new(),
             impl_of: None,
             is_module: false,
+            scope_path: Vec::new(),
+            file_local: false,
         }
     }
 
@@ -483,6 +495,19 @@ pub enum ImportKind {
     /// Rust `mod name;` (a module in its own file), inside the inline modules
     /// `within` of the file.
     RustMod { name: String, within: Vec<String> },
+    /// C/C++ `#include "a/b.h"` (`system` for `<a/b.h>`); `resolved` is the
+    /// tree-relative path of the file it names, when the tree has it (filled after
+    /// extraction, when every path of the tree is known).
+    CInclude {
+        path: String,
+        system: bool,
+        resolved: Option<String>,
+    },
+    /// C++ `using namespace a::b;` (a directive: every name of a::b becomes visible).
+    CppUsingNamespace { path: Vec<String> },
+    /// C++ `using a::b::f;` (a declaration: binds f to a::b::f) and
+    /// `using Alias = a::T;` / `typedef a::T Alias;` (alias then names the type).
+    CppUsing { path: Vec<String>, alias: String },
 }
 
 /// How a call site names what it calls.
@@ -520,6 +545,9 @@ pub enum Receiver {
     },
     /// Java `Outer.this`.
     QualifiedThis(String),
+    /// C++ `a::b::f()`: the scope path written before the last `::` (`["a", "b"]`);
+    /// empty for the global scope (`::f()`).
+    Scope(Vec<String>),
     Unknown,
 }
 

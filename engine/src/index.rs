@@ -40,6 +40,13 @@ pub struct TreeIndex<'a> {
     go_package_names: HashMap<(String, String), Vec<Eid>>,
     /// Go: package-level variables (file, index in its file scope's bindings).
     go_package_vars: HashMap<(String, String), Vec<(u32, u32)>>,
+    /// C and C++: declarations by scoped name (`ns::T::m`, `f`), across the tree.
+    c_scoped: HashMap<String, Vec<Eid>>,
+    /// C++: an out-of-line member definition (`void T::m() {}`) → its class.
+    c_owner: HashMap<Eid, Eid>,
+    /// C++: type aliases (`using A = ns::T;`, `typedef ns::T A;`) by alias name:
+    /// the file that writes each and the path it names.
+    c_aliases: HashMap<String, Vec<(u32, Vec<String>)>>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -60,6 +67,9 @@ impl<'a> TreeIndex<'a> {
             value_names: Default::default(),
             go_package_names: HashMap::default(),
             go_package_vars: HashMap::default(),
+            c_scoped: HashMap::default(),
+            c_owner: HashMap::default(),
+            c_aliases: HashMap::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -126,10 +136,116 @@ impl<'a> TreeIndex<'a> {
                 };
                 index.value_names.insert(name.clone());
             }
+            if file.language == Language::Cpp {
+                for import in &file.imports {
+                    if let crate::facts::ImportKind::CppUsing { path, alias } = &import.kind {
+                        if path.last() != Some(alias) {
+                            index
+                                .c_aliases
+                                .entry(alias.clone())
+                                .or_default()
+                                .push((fi, path.clone()));
+                        }
+                    }
+                }
+            }
+            if matches!(file.language, Language::C | Language::Cpp) {
+                for (di, key) in c_scoped_names(file).into_iter().enumerate() {
+                    let eid = Eid {
+                        file: fi,
+                        decl: di as DeclIdx,
+                    };
+                    index.c_scoped.entry(key).or_default().push(eid);
+                }
+            }
             index.qualified.push(qnames);
         }
         index.add_go_methods();
+        index.add_cpp_out_of_line_members();
         index
+    }
+
+    /// C++: a member defined outside its class (`void ns::T::m() {}`) becomes a
+    /// member of the class its written path names, looked up from the innermost
+    /// namespace outwards (`ns::T`, then `T`).
+    fn add_cpp_out_of_line_members(&mut self) {
+        let mut found = Vec::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            if file.language != Language::Cpp {
+                continue;
+            }
+            for (di, decl) in file.decls.iter().enumerate() {
+                if decl.parent.is_some()
+                    || decl.scope_path.is_empty()
+                    || !matches!(
+                        decl.kind,
+                        crate::facts::DeclKind::Method | crate::facts::DeclKind::Constructor
+                    )
+                {
+                    continue;
+                }
+                let path = &decl.scope_path;
+                let owner = (0..path.len()).find_map(|skip| {
+                    let key = path[skip..].join("::");
+                    let types: Vec<Eid> = self
+                        .c_scoped
+                        .get(&key)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(|&e| self.decl(e).kind.is_type())
+                        .collect();
+                    (!types.is_empty()).then_some(types)
+                });
+                let eid = Eid {
+                    file: fi as u32,
+                    decl: di as DeclIdx,
+                };
+                // Several classes of that name (one per test file, say): the one
+                // in the definition's own file, else the only one.
+                let owner = owner.unwrap_or_default();
+                let same_file: Vec<Eid> = owner
+                    .iter()
+                    .copied()
+                    .filter(|t| t.file == fi as u32)
+                    .collect();
+                let chosen = match (same_file.as_slice(), owner.as_slice()) {
+                    ([one], _) => Some(*one),
+                    ([], [one]) => Some(*one),
+                    _ => None,
+                };
+                if let Some(ty) = chosen {
+                    found.push((ty, eid, decl.name.clone()));
+                }
+            }
+        }
+        for (ty, eid, name) in found {
+            self.c_owner.entry(eid).or_insert(ty);
+            self.members
+                .entry(ty)
+                .or_default()
+                .entry(name)
+                .or_default()
+                .push(eid);
+        }
+    }
+
+    /// C++: the type aliases of this name anywhere in the tree (file, path named).
+    pub fn c_aliases(&self, name: &str) -> &[(u32, Vec<String>)] {
+        self.c_aliases.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// C and C++: declarations whose scoped name is `key` (`ns::T::m`, `f`).
+    pub fn c_scoped(&self, key: &str) -> &[Eid] {
+        self.c_scoped.get(key).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// C++: the class of a member, whether declared inside it or defined out of line.
+    pub fn c_owner_type(&self, eid: Eid) -> Option<Eid> {
+        self.c_owner
+            .get(&eid)
+            .copied()
+            .or_else(|| self.enclosing_type(eid))
     }
 
     /// Go methods are declared at top level, in any file of the package: each
@@ -217,6 +333,10 @@ impl<'a> TreeIndex<'a> {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }
+            // TypeScript and JavaScript modules are files, found by path.
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {}
+            // C and C++ files are tied together by includes and scoped names.
+            Language::C | Language::Cpp => {}
         }
     }
 
@@ -342,9 +462,27 @@ fn qualified_names(file: &FileFacts) -> Vec<String> {
             (None, Some(receiver)) if file.language == Language::Go => {
                 format!("{}::{receiver}", file.path)
             }
+            (None, _) if !decl.scope_path.is_empty() => {
+                format!("{}::{}", file.path, decl.scope_path.join("::"))
+            }
             (None, _) => file.path.clone(),
         };
         out.push(format!("{prefix}::{}", decl.name));
+    }
+    out
+}
+
+/// C/C++: each declaration's scoped name, the namespaces and classes around it
+/// (`ns::T::m`), without the file.
+fn c_scoped_names(file: &FileFacts) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(file.decls.len());
+    for decl in &file.decls {
+        let key = match decl.parent {
+            Some(p) => format!("{}::{}", out[p as usize], decl.name),
+            None if decl.scope_path.is_empty() => decl.name.clone(),
+            None => format!("{}::{}", decl.scope_path.join("::"), decl.name),
+        };
+        out.push(key);
     }
     out
 }

@@ -59,6 +59,7 @@ pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> 
     lang::python::frontend::assign_module_names(&mut facts);
     lang::go::frontend::assign_package_paths(&mut facts, root);
     lang::rust::frontend::assign_module_paths(&mut facts, root);
+    lang::c::frontend::resolve_includes(&mut facts);
     Ok(Analysis {
         facts,
         file_meta,

@@ -5,22 +5,35 @@ use rayon::prelude::*;
 
 use crate::discover::SourceFile;
 use crate::facts::FileFacts;
-use crate::lang::Language;
+use crate::lang::{Language, TreeWide};
 use crate::limits::Limits;
 
 pub fn extract_all(files: &[SourceFile], limits: &Limits) -> Vec<FileFacts> {
+    // What a frontend needs from the whole tree (C/C++ macros), read once before
+    // any file is parsed.
+    let tree_wide = TreeWide::collect(files);
     files
         .par_iter()
         .map_init(tree_sitter::Parser::new, |parser, f| {
-            extract_one(parser, f, limits)
+            extract_one(parser, f, &tree_wide, limits)
         })
         .collect()
 }
 
-fn extract_one(parser: &mut tree_sitter::Parser, file: &SourceFile, _limits: &Limits) -> FileFacts {
-    let tree = parse_only(parser, file.language, &file.bytes);
+fn extract_one(
+    parser: &mut tree_sitter::Parser,
+    file: &SourceFile,
+    tree_wide: &TreeWide,
+    _limits: &Limits,
+) -> FileFacts {
+    // C/C++: the bytes with visibility macros masked (same length, same positions).
+    let prepared = file.language.prepare(&file.bytes, tree_wide);
+    let bytes = prepared.as_deref().unwrap_or(&file.bytes);
+    let tree = parse_only(parser, file.language, bytes);
     let mut facts = match tree {
-        Some(tree) => file.language.extract(&file.path, &file.bytes, &tree),
+        Some(tree) => file
+            .language
+            .extract_with(&file.path, bytes, &tree, tree_wide),
         None => empty_facts(&file.path, file.language),
     };
     facts.finish();

@@ -80,6 +80,23 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "rustc",
             version_args: &["--version"],
         }),
+        "c" => Some(Recipe {
+            tools: &["cc"],
+            version_tool: "cc",
+            version_args: &["--version"],
+        }),
+        "cpp" => Some(Recipe {
+            tools: &["c++"],
+            version_tool: "c++",
+            version_args: &["--version"],
+        }),
+        // TypeScript cases are compiled by the pinned tsc (oracles/tsc), found by
+        // path in `build_and_run_typescript`; JavaScript cases only need node.
+        "typescript" => Some(Recipe {
+            tools: &["node"],
+            version_tool: "node",
+            version_args: &["--version"],
+        }),
         _ => None,
     }
 }
@@ -132,6 +149,10 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
         "rust" => build_and_run_rust(&tools[0], &copy, scratch.path(), bound),
+        "c" | "cpp" => {
+            build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound)
+        }
+        "typescript" => build_and_run_typescript(&tools[0], case, &copy, scratch.path(), bound),
         "go" => (
             Step::NotNeeded,
             go_run(&tools[0], &copy, scratch.path())
@@ -145,6 +166,7 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     };
     let run = match (build.failed(), finished) {
         (true, _) => Step::Skipped("the build failed".into()),
+        (false, _) if build.skipped() => Step::Skipped("the build was skipped".into()),
         (false, Ok(done)) => compare_output(&case.dir, &done.stdout),
         (false, Err(outcome)) => Step::Failed(outcome.to_string()),
     };
@@ -221,6 +243,127 @@ fn build_and_run_rust(
     (Step::Done, ran)
 }
 
+/// C: `cc -O0 -o <tmp>/main` every `*.c` of the copy; C++: `c++ -std=c++17 -O0`
+/// every `*.cpp`/`*.cc`; then `<tmp>/main` in the copy.
+fn build_and_run_native(
+    compiler: &Tool,
+    language: &str,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let extensions: &[&str] = if language == "c" {
+        &["c"]
+    } else {
+        &["cpp", "cc"]
+    };
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, extensions, &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let binary = scratch.join("main");
+    let mut build = compiler.command(copy);
+    if language == "cpp" {
+        build = build.arg("-std=c++17");
+    }
+    let built = build
+        .arg("-O0")
+        .arg("-o")
+        .arg(&binary)
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let program = match Tool::at("main", &binary) {
+        Ok(t) => t,
+        Err(outcome) => return (Step::Failed(outcome.to_string()), Err(not_run())),
+    };
+    (Step::Done, program.command(copy).timeout(bound).run())
+}
+
+/// The pinned TypeScript compiler: `CALLGRAPH_TSC` when set, else
+/// `oracles/tsc/node_modules/.bin/tsc` of the checkout the proofs directory is in
+/// (installed by `npm ci --prefix oracles/tsc`).
+fn pinned_tsc(case_dir: &Path) -> Result<Tool, Outcome> {
+    if let Some(path) = std::env::var_os("CALLGRAPH_TSC") {
+        return Tool::at("tsc", Path::new(&path));
+    }
+    let case_dir = std::fs::canonicalize(case_dir).unwrap_or_else(|_| case_dir.to_path_buf());
+    // <root>/proofs/typescript/<case>
+    let root = case_dir
+        .ancestors()
+        .nth(3)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    Tool::at("tsc", &root.join("oracles/tsc/node_modules/.bin/tsc"))
+}
+
+/// A `main.js` case runs as it is (`node main.js`); a `main.ts` case is compiled
+/// first with the pinned tsc (`--outDir <tmp>/out --module commonjs --target
+/// es2020`, Node's types from the same install), then `node <tmp>/out/main.js`.
+/// A missing tsc skips the case (`tool_missing`), never fails it.
+fn build_and_run_typescript(
+    node: &Tool,
+    case: &ProofCase,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    if !copy.join("main.ts").is_file() {
+        return (
+            Step::NotNeeded,
+            node.command(copy).arg("main.js").timeout(bound).run(),
+        );
+    }
+    let tsc = match pinned_tsc(&case.dir) {
+        Ok(tsc) => tsc,
+        Err(outcome) => return (Step::Skipped(outcome.to_string()), Err(outcome)),
+    };
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, &["ts"], &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let out = scratch.join("out");
+    let types = tsc
+        .path
+        .parent()
+        .and_then(Path::parent)
+        .map(|modules| modules.join("@types"))
+        .unwrap_or_default();
+    let built = tsc
+        .command(copy)
+        .arg("--outDir")
+        .arg(&out)
+        .arg("--rootDir")
+        .arg(copy)
+        .args(["--module", "commonjs", "--target", "es2020", "--strict"])
+        .args(["--esModuleInterop", "--skipLibCheck", "--types", "node"])
+        .arg("--typeRoots")
+        .arg(&types)
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = node
+        .command(copy)
+        .arg(out.join("main.js"))
+        .timeout(bound)
+        .run();
+    (Step::Done, ran)
+}
+
 /// `go run .` in the copy: modules on, the module cache in the scratch directory,
 /// the build cache shared by every case under the system temporary directory (Go's
 /// cache is content-addressed and safe for concurrent use; a cache per case
@@ -250,12 +393,26 @@ fn not_run() -> Outcome {
 }
 
 fn java_sources(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    sources_with(root, dir, &["java"], out)
+}
+
+/// Every file under `dir` with the extension, relative to `root`.
+fn sources_with(
+    root: &Path,
+    dir: &Path,
+    extensions: &[&str],
+    out: &mut Vec<PathBuf>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {
-            java_sources(root, &path, out)?;
-        } else if path.extension().is_some_and(|e| e == "java") {
+            sources_with(root, &path, extensions, out)?;
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
             out.push(path.strip_prefix(root).expect("under root").to_path_buf());
         }
     }
@@ -319,6 +476,15 @@ mod tests {
         assert_eq!(go.tools, &["go"]);
         assert_eq!((go.version_tool, go.version_args), ("go", &["version"][..]));
         assert!(recipe("cobol").is_none());
+        assert_eq!(recipe("c").expect("c").tools, &["cc"]);
+        assert_eq!(recipe("cpp").expect("cpp").tools, &["c++"]);
+    }
+
+    #[test]
+    fn typescript_proofs_run_with_node() {
+        let ts = recipe("typescript").expect("typescript has a recipe");
+        assert_eq!(ts.tools, &["node"]);
+        assert_eq!(ts.version_tool, "node");
     }
 
     #[test]

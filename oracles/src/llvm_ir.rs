@@ -137,6 +137,9 @@ pub struct Module {
     md: HashMap<u32, Md>,
     /// Defined symbol → its DISubprogram id (aliases included).
     defined: HashMap<String, u32>,
+    /// Symbols defined with `internal` or `private` linkage: a C `static`, a C++
+    /// anonymous-namespace function. They answer calls of their own module only.
+    local: HashSet<String>,
     calls: Vec<RawCall>,
 }
 
@@ -171,6 +174,9 @@ impl Module {
                 in_function = true;
                 vtable = None;
                 if let (Some(symbol), Some(dbg)) = (defined_symbol(line), dbg_id(line)) {
+                    if has_local_linkage(line) {
+                        module.local.insert(symbol.clone());
+                    }
                     module.defined.insert(symbol, dbg);
                 }
                 continue;
@@ -536,7 +542,9 @@ pub fn resolve_calls(modules: &[Module]) -> Vec<IrCall> {
         let mut symbols: Vec<(&String, &u32)> = module.defined.iter().collect();
         symbols.sort();
         for (symbol, &sp) in symbols {
-            global.entry(symbol.as_str()).or_insert((m, sp));
+            if !module.local.contains(symbol) {
+                global.entry(symbol.as_str()).or_insert((m, sp));
+            }
         }
     }
     let definition = |m: usize, symbol: &str| -> Option<Subprogram> {
@@ -732,6 +740,14 @@ fn unquote(token: &str) -> String {
         Some(inner) => unescape(inner),
         None => t.to_string(),
     }
+}
+
+/// `define internal …` / `define private …`: linkage is the first word after
+/// `define`, so a local symbol never answers another module's `declare` (hiredis:
+/// net.c's libc `connect` was bound to test.c's `static connect`).
+fn has_local_linkage(line: &str) -> bool {
+    let mut words = line.split_whitespace().skip(1);
+    matches!(words.next(), Some("internal" | "private"))
 }
 
 /// The symbol a `define` line defines: the first `@name(`.
@@ -989,6 +1005,19 @@ declare i32 @_Z3addii(i32, i32)
         assert!(
             matches!(&inlined[0].callee, Callee::Direct { definition: Some(d), .. } if d.name == "main")
         );
+    }
+
+    #[test]
+    fn a_local_definition_answers_only_its_own_module() {
+        let di = "!1 = distinct !DISubprogram(name: \"connect\", scope: !2, file: !2, line: 7, spFlags: DISPFlagDefinition)\n!2 = !DIFile(filename: \"test.c\", directory: \"/t\")\n";
+        let test = Module::parse(&format!(
+            "define internal i32 @connect(i32 %0) !dbg !1 {{\n  ret i32 0\n}}\n{di}"
+        ));
+        assert!(test.local.contains("connect"));
+        let net = Module::parse("define i32 @open(i32 %0) {\n  ret i32 0\n}\n");
+        assert!(net.local.is_empty());
+        assert!(!has_local_linkage("define dso_local i32 @f() !dbg !3 {"));
+        assert!(has_local_linkage("define private void @g() {"));
     }
 
     #[test]

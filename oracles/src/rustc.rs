@@ -27,7 +27,7 @@ use crate::toolchain::{Outcome, Tool};
 use crate::truth::{ColumnUnit, OracleStamp, Truth, TRUTH_SCHEMA};
 
 /// Bumped whenever what the adapter emits changes (truths are cached by it).
-pub const ADAPTER_VERSION: &str = "1";
+pub const ADAPTER_VERSION: &str = "2";
 
 /// The committed lock files, by the name `oracle.options.lock` gives.
 pub const LOCKS: &[(&str, &str)] = &[

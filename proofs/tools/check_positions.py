@@ -32,10 +32,24 @@ JAVA_METHOD = re.compile(
     r"(?:<[^>]*>\s*)?(?P<ret>[\w$.]+(?:<[^()]*>)?(?:\[\])*\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*\([^)]*\)"
     r"\s*(?:throws\s+[\w$., ]+)?\s*(?P<end>[{;])")
 GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
+# C/C++: a function or member definition/declaration `T name(` / `T Class::name(`,
+# a constructor `Name(` / `Class::Name(`, a class/struct/union.
+C_FUNC = re.compile(r"(?:^|[\s*&])(?:[A-Za-z_]\w*::)*(~?[A-Za-z_]\w*|operator\s*[^\s(]+)\s*\(")
+C_TYPE = re.compile(r"\b(?:class|struct|union)\s+([A-Za-z_]\w*)")
+C_NOT_DECL = {"return", "if", "while", "for", "switch", "sizeof", "printf", "static_cast"}
 GO_TYPE = re.compile(r"^\s*(?:type\s+)?([A-Za-z_]\w*)\s+(?:struct|interface)\b")
 GO_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*\([^)]*\)")
 RUST_FN = re.compile(r'^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|default)\s+|extern\s+"[^"]*"\s+)*fn\s+([A-Za-z_]\w*)')
 RUST_CLOSURE = re.compile(r"=\s*(?:move\s+)?\|[^|]*\|")
+TS_DECL = [
+    re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface)\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?="),
+    re.compile(r"^\s*(?:(?:public|private|protected|static|async|abstract|readonly|override)\s+)*(#?[A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\("),
+    re.compile(r"^\s*([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?(?:function\b|\()"),
+    re.compile(r"^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*="),
+    re.compile(r"^\s*[A-Za-z_$][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\()"),
+]
 # a struct/enum/union: the target of the methods a `#[derive]` on it writes (D20)
 RUST_TYPE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
@@ -61,6 +75,20 @@ def declared_names(lang, text):
         m = RUST_TYPE.match(text)
         if m:
             names.add(m.group(1))
+        return names
+    if lang == "typescript":
+        # a function, class, interface, const/let/var, method, object-literal or
+        # exports property, a function written onto an object or a prototype
+        for pattern in TS_DECL:
+            m = pattern.match(text)
+            if m and m.group(1) not in JAVA_NOT_DECL:
+                names.add(m.group(1))
+        return names
+    if lang in ("c", "cpp"):
+        names.update(C_TYPE.findall(text))
+        m = C_FUNC.search(text)
+        if m and m.group(1) not in C_NOT_DECL and not text.lstrip().startswith("return"):
+            names.add(re.sub(r"\s+", "", m.group(1)))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
@@ -116,7 +144,9 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs"}.get(lang, "Main.java")
+    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp"}.get(lang, "Main.java")
+    if lang == "typescript":
+        entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
         problems.append(f"{entry} missing")
     sites = exp.get("sites", [])
@@ -149,6 +179,14 @@ def check_case(path):
                 # a for loop's implicit protocol calls sit at the iterable's first token
                 if not re.search(rb"\bfor\b.*\bin\s+$", text[:col]) or not IDENT.match(text[col:col + 1]):
                     problems.append(f"{where}: the column is not the start of a for loop's iterable")
+            elif lang == "cpp" and s["name"].startswith("operator") and len(name) > 8:
+                # an operator used as syntax sits on its symbol
+                if text[col:col + len(name) - 8] != name[8:]:
+                    problems.append(f"{where}: the operator is not at that column")
+            elif lang == "cpp" and re.search(rb"(?<![A-Za-z0-9_])" + re.escape(name) + rb"[\s<>:,\w]*?\s[*&]?$", text[:col]) \
+                    and IDENT.match(text[col:col + 1]):
+                # a construction `T x(…)` / `T x;` sits on the variable (clang's debug location)
+                pass
             elif text[col:col + len(name)] != name or (col > 0 and IDENT.match(text[col - 1:col])) \
                     or IDENT.match(text[col + len(name):col + len(name) + 1]):
                 at = text.find(name)
@@ -191,7 +229,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

@@ -1,10 +1,13 @@
 //! The language registry. Adding a language touches its own folder and one line in
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
+pub mod c;
+pub mod cpp;
 pub mod go;
 pub mod java;
 pub mod python;
 pub mod rust;
+pub mod typescript;
 
 use crate::facts::FileFacts;
 use crate::resolve::family::Family;
@@ -15,6 +18,11 @@ pub enum Language {
     Java,
     Go,
     Rust,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    C,
+    Cpp,
 }
 
 impl Language {
@@ -23,6 +31,11 @@ impl Language {
         Language::Java,
         Language::Go,
         Language::Rust,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::JavaScript,
+        Language::C,
+        Language::Cpp,
     ];
 
     pub fn token(self) -> &'static str {
@@ -31,6 +44,11 @@ impl Language {
             Language::Java => "java",
             Language::Go => "go",
             Language::Rust => "rust",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::JavaScript => "javascript",
+            Language::C => "c",
+            Language::Cpp => "cpp",
         }
     }
 
@@ -44,7 +62,20 @@ impl Language {
             Language::Java => &["java"],
             Language::Go => &["go"],
             Language::Rust => &["rs"],
+            // `.d.ts` files are read: they declare the types and functions the
+            // resolver follows (lang/typescript/README.md).
+            Language::TypeScript => &["ts", "mts", "cts"],
+            Language::Tsx => &["tsx"],
+            Language::JavaScript => &["js", "mjs", "cjs", "jsx"],
+            // `.h` is C or C++ by its content and the tree's (discover.rs).
+            Language::C => &["c"],
+            Language::Cpp => &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
         }
+    }
+
+    /// Whether a path is a C/C++ header whose language its content decides (`.h`).
+    pub fn is_ambiguous_header(path: &str) -> bool {
+        path.rsplit_once('.').is_some_and(|(_, e)| e == "h")
     }
 
     pub fn for_path(path: &str) -> Option<Language> {
@@ -62,6 +93,11 @@ impl Language {
             Language::Java => java::policy::FAMILIES,
             Language::Go => go::policy::FAMILIES,
             Language::Rust => rust::policy::FAMILIES,
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::policy::FAMILIES
+            }
+            Language::C => c::policy::FAMILIES,
+            Language::Cpp => cpp::policy::FAMILIES,
         }
     }
 
@@ -71,6 +107,11 @@ impl Language {
             Language::Java => tree_sitter_java::LANGUAGE.into(),
             Language::Go => tree_sitter_go::LANGUAGE.into(),
             Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Language::C => tree_sitter_c::LANGUAGE.into(),
+            Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
         }
     }
 
@@ -81,6 +122,58 @@ impl Language {
             Language::Java => java::frontend::extract(path, source, tree),
             Language::Go => go::frontend::extract(path, source, tree),
             Language::Rust => rust::frontend::extract(path, source, tree),
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::frontend::extract(self, path, source, tree)
+            }
+            Language::C | Language::Cpp => {
+                c::frontend::extract(self, path, source, tree, &TreeWide::default())
+            }
+        }
+    }
+
+    /// [`Language::extract`] with what the whole tree says (C and C++: its macros).
+    pub fn extract_with(
+        self,
+        path: &str,
+        source: &[u8],
+        tree: &tree_sitter::Tree,
+        tree_wide: &TreeWide,
+    ) -> FileFacts {
+        match self {
+            Language::C | Language::Cpp => {
+                c::frontend::extract(self, path, source, tree, tree_wide)
+            }
+            _ => self.extract(path, source, tree),
+        }
+    }
+
+    /// The bytes to parse when they differ from the file's: C and C++ mask
+    /// visibility/attribute macros with spaces, byte for byte, so every position
+    /// still points where it did (lang/c/macros.rs).
+    pub fn prepare(self, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
+        match self {
+            Language::C | Language::Cpp => tree_wide.c_macros.mask(source),
+            _ => None,
+        }
+    }
+}
+
+/// What a frontend needs to know about the whole tree before it parses one file:
+/// C and C++ macros are defined in one file and used in others.
+#[derive(Default)]
+pub struct TreeWide {
+    pub c_macros: c::macros::Macros,
+}
+
+impl TreeWide {
+    pub fn collect(files: &[crate::discover::SourceFile]) -> TreeWide {
+        TreeWide {
+            c_macros: c::macros::Macros::collect(
+                files
+                    .iter()
+                    .filter(|f| matches!(f.language, Language::C | Language::Cpp))
+                    .map(|f| (f.bytes.as_slice(), c::is_header_path(&f.path))),
+            ),
         }
     }
 }

@@ -215,6 +215,11 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         Language::Java => &crate::lang::java::resolve::JAVA,
         Language::Go => &crate::lang::go::resolve::GO,
         Language::Rust => &crate::lang::rust::resolve::RUST,
+        Language::TypeScript | Language::Tsx | Language::JavaScript => {
+            &crate::lang::typescript::resolve::TYPESCRIPT
+        }
+        Language::C => &crate::lang::c::resolve::C,
+        Language::Cpp => &crate::lang::cpp::resolve::CPP,
     }
 }
 

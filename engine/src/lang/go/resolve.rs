@@ -671,7 +671,9 @@ fn member_call(cx: &Cx, file: u32, call: &Call) -> Decision {
             of_type(resolve_type(cx.index, &site, ty), Family::WrittenType)
         }
         Receiver::Literal(_) | Receiver::Unknown => Recv::Refuse(Reason::ReceiverTypeUnknown),
-        Receiver::Super | Receiver::QualifiedThis(_) => Recv::Refuse(Reason::UnsupportedSyntax),
+        Receiver::Super | Receiver::QualifiedThis(_) | Receiver::Scope(_) => {
+            Recv::Refuse(Reason::UnsupportedSyntax)
+        }
     };
     place_member(cx, recv, name)
 }

@@ -403,6 +403,8 @@ pub fn receiver(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
                 _ => Recv::Refuse(Reason::ReceiverTypeUnknown),
             }
         }
+        // C++ only.
+        Receiver::Scope(_) => Recv::Refuse(Reason::UnsupportedSyntax),
         Receiver::Super | Receiver::Unknown => Recv::Refuse(Reason::ReceiverTypeUnknown),
     }
 }

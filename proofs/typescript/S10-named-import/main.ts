@@ -1,0 +1,4 @@
+import { greet, twice } from "./lib";
+
+console.log(greet("ts"));
+console.log(twice(21));

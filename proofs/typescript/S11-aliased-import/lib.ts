@@ -1,0 +1,7 @@
+export function f(): string {
+  return "lib.f";
+}
+
+export function g(): string {
+  return "lib.g";
+}

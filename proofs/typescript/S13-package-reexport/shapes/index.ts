@@ -1,0 +1,2 @@
+export { area as surface } from "./impl";
+export * from "./impl";

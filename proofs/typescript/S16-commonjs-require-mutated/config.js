@@ -1,0 +1,7 @@
+const config = {
+  build() {
+    return "config.build";
+  },
+};
+
+module.exports = config;
