@@ -36,6 +36,14 @@ pub struct FileFacts {
     pub refs: Vec<ValueRef>,
     /// Python: a literal `__all__` at module level, when written.
     pub all_names: Option<Vec<String>>,
+    /// Rust: the `macro_rules!` this file defines, each with whether it forwards
+    /// one expression (every rule takes one `$x:expr` and writes `$x` once).
+    /// Empty elsewhere.
+    pub macro_rules: Vec<(String, bool)>,
+    /// Rust: the calls written in the argument of a macro of the tree
+    /// (`ok!(self.verify_arg(id))`), kept aside by macro name, numbered from 0
+    /// within each list, until the crate's forwarding macros are known. Empty elsewhere.
+    pub macro_argument_calls: Vec<(String, Vec<Call>)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -68,5 +68,7 @@ fn empty_facts(path: &str, language: Language) -> FileFacts {
         calls: Vec::new(),
         refs: Vec::new(),
         all_names: None,
+        macro_rules: Vec::new(),
+        macro_argument_calls: Vec::new(),
     }
 }

@@ -247,6 +247,8 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 calls: Vec::new(),
                 refs: Vec::new(),
                 all_names: None,
+                macro_rules: Vec::new(),
+                macro_argument_calls: Vec::new(),
             },
             scope: 0,
             owner: None,

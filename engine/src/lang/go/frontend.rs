@@ -216,6 +216,8 @@ impl<'s> Extractor<'s> {
                 calls: Vec::new(),
                 refs: Vec::new(),
                 all_names: None,
+                macro_rules: Vec::new(),
+                macro_argument_calls: Vec::new(),
             },
             package: String::new(),
             scope: 0,

@@ -152,6 +152,8 @@ impl<'s> Extractor<'s> {
                 calls: Vec::new(),
                 refs: Vec::new(),
                 all_names: None,
+                macro_rules: Vec::new(),
+                macro_argument_calls: Vec::new(),
             },
             scope: 0,
             owner: None,

@@ -27,6 +27,8 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
             calls: Vec::new(),
             refs: Vec::new(),
             all_names: None,
+            macro_rules: Vec::new(),
+            macro_argument_calls: Vec::new(),
         },
         lambdas: 0,
         returns: Vec::new(),

@@ -44,6 +44,58 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     facts
 }
 
+/// The calls read in a tree macro's argument join their file's calls where every
+/// `macro_rules!` of that name in the file's crate forwards its expression (and
+/// one does); otherwise they are dropped (the macro may discard its tokens).
+/// Run once the crate roots are known (`module[1]`).
+pub fn adopt_macro_argument_calls(facts: &mut [crate::facts::FileFacts]) {
+    let mut verdict: HashMap<(String, String), bool> = HashMap::new();
+    for f in facts.iter().filter(|f| f.language == Language::Rust) {
+        let krate = f.module.get(1).cloned().unwrap_or_default();
+        for (name, forwards) in &f.macro_rules {
+            let e = verdict.entry((krate.clone(), name.clone())).or_insert(true);
+            *e = *e && *forwards;
+        }
+    }
+    for f in facts.iter_mut().filter(|f| f.language == Language::Rust) {
+        let krate = f.module.get(1).cloned().unwrap_or_default();
+        for (name, calls) in std::mem::take(&mut f.macro_argument_calls) {
+            if verdict.get(&(krate.clone(), name)) != Some(&true) {
+                continue;
+            }
+            let offset = f.calls.len() as CallIdx;
+            for mut call in calls {
+                renumber_calls(&mut call, offset);
+                f.calls.push(call);
+            }
+        }
+    }
+}
+
+/// Shift the call indices a call holds (its receiver, its arguments) by `offset`.
+fn renumber_calls(call: &mut Call, offset: CallIdx) {
+    let shift_receiver = |r: &mut Receiver| match r {
+        Receiver::Call(i) => *i += offset,
+        Receiver::CallThen { call, .. } => *call += offset,
+        _ => {}
+    };
+    match &mut call.callee {
+        Callee::Member { receiver, .. } => shift_receiver(receiver),
+        Callee::Subscript { base, .. } => shift_receiver(base),
+        Callee::Result(i) => *i += offset,
+        Callee::Name(_) | Callee::Dynamic => {}
+    }
+    for a in call
+        .args
+        .iter_mut()
+        .chain(call.keywords.iter_mut().map(|(_, a)| a))
+    {
+        if let ArgShape::Call(i) = a {
+            *i += offset;
+        }
+    }
+}
+
 /// Give every Rust file its module: `module = [key, crate root path, "a::b"]`,
 /// the key being `root::a::b` (the root's path alone for the crate root).
 /// Crate roots are the files no `mod name;` reaches; from each, `mod name;`
@@ -149,6 +201,7 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts], root: &std::pa
             }
         }
     }
+    adopt_macro_argument_calls(facts);
 }
 
 /// The library of the nearest `Cargo.toml` at or above `dir` (inside the root):
@@ -313,6 +366,8 @@ struct Extractor<'s> {
     closure_patterns: HashMap<DeclIdx, Vec<(String, Vec<String>)>>,
     errors: u32,
     cut: bool,
+    /// Reading the argument of a macro of the tree (its calls kept aside).
+    in_tree_macro: bool,
 }
 
 fn line_of(node: Node) -> u32 {
@@ -348,6 +403,8 @@ impl<'s> Extractor<'s> {
                 calls: Vec::new(),
                 refs: Vec::new(),
                 all_names: None,
+                macro_rules: Vec::new(),
+                macro_argument_calls: Vec::new(),
             },
             scope: 0,
             owner: None,
@@ -356,6 +413,7 @@ impl<'s> Extractor<'s> {
             closures: 0,
             closure_patterns: HashMap::new(),
             errors: 0,
+            in_tree_macro: false,
             cut: false,
         }
     }
@@ -461,7 +519,8 @@ impl<'s> Extractor<'s> {
             "type_item" => self.type_alias(node),
             "let_declaration" => self.let_declaration(node, depth),
             "const_item" | "static_item" => self.const_item(node, depth),
-            "macro_definition" | "extern_crate_declaration" | "foreign_mod_item" => {}
+            "macro_definition" => self.macro_definition(node),
+            "extern_crate_declaration" | "foreign_mod_item" => {}
             "expression_statement" => {
                 for c in named_children(node) {
                     self.expr(c, depth);
@@ -1062,9 +1121,9 @@ impl<'s> Extractor<'s> {
                 })
             }
             "tuple_struct_pattern" => match self.wrapped_binding_pattern(pat) {
-                Some(inner) => {
+                Some((inner, segment)) => {
                     let mut p = prefix;
-                    p.push(policy::TRY.to_string());
+                    p.push(segment.to_string());
                     self.pattern_paths(inner, p, out, depth + 1)
                 }
                 None => false,
@@ -1073,19 +1132,22 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// `Some(p)` / `Ok(p)` with one inner pattern: that pattern.
-    fn wrapped_binding_pattern<'t>(&self, pat: Node<'t>) -> Option<Node<'t>> {
+    /// `Some(p)` / `Ok(p)` with one inner pattern: that pattern, reached through
+    /// `?`; `Err(p)`: through the `Result`'s error.
+    fn wrapped_binding_pattern<'t>(&self, pat: Node<'t>) -> Option<(Node<'t>, &'static str)> {
         let ty = pat.child_by_field_name("type")?;
-        if !matches!(self.text(ty), "Some" | "Ok") {
-            return None;
-        }
+        let segment = match self.text(ty) {
+            "Some" | "Ok" => policy::TRY,
+            "Err" => policy::ERR,
+            _ => return None,
+        };
         let mut cursor = pat.walk();
         let kids: Vec<Node> = pat
             .children(&mut cursor)
             .filter(|c| *c != ty && !matches!(c.kind(), "(" | ")" | ","))
             .collect();
         match kids.as_slice() {
-            [one] => Some(*one),
+            [one] => Some((*one, segment)),
             _ => None,
         }
     }
@@ -1272,7 +1334,7 @@ impl<'s> Extractor<'s> {
                         .into_iter()
                         .find(|c| c.kind() == "token_tree"),
                 ) {
-                    self.std_macro_arguments(n, tt, d);
+                    self.macro_arguments(n, tt, d);
                 }
                 match policy::VALUE_MACROS.iter().find(|(m, _)| Some(*m) == name) {
                     Some((_, ty)) => Shape::New(TypeRef::simple(ty)),
@@ -1596,6 +1658,89 @@ impl<'s> Extractor<'s> {
 
     /// The comma-separated arguments of a token tree (`(a, f(b), c.m())`): each
     /// read for the calls it writes; their shapes.
+    /// A macro's arguments: a std macro's expressions (below); a macro of the
+    /// tree's one argument read with its calls kept aside, under the macro's
+    /// name, until the crate's `macro_rules!` say whether it forwards it
+    /// ([`adopt_macro_argument_calls`]): `ok!(self.verify_arg(id))` is a call,
+    /// `debug!(…)` may expand to nothing.
+    fn macro_arguments(&mut self, name: &str, tt: Node, depth: u32) {
+        if policy::ARGUMENT_MACROS.contains(&name) || policy::FIRST_ARGUMENT_MACROS.contains(&name)
+        {
+            self.std_macro_arguments(name, tt, depth);
+            return;
+        }
+        if self.in_tree_macro || policy::VALUE_MACROS.iter().any(|(m, _)| *m == name) {
+            return;
+        }
+        let aside = std::mem::take(&mut self.facts.calls);
+        self.in_tree_macro = true;
+        let shapes = self.token_arguments(tt, depth);
+        self.in_tree_macro = false;
+        let read = std::mem::replace(&mut self.facts.calls, aside);
+        // A forwarding macro takes one expression.
+        if shapes.len() == 1 && !read.is_empty() {
+            self.facts
+                .macro_argument_calls
+                .push((name.to_string(), read));
+        }
+    }
+
+    /// `macro_rules! name { … }`: recorded with whether every rule takes one
+    /// `$x:expr` (and nothing else) and writes `$x` exactly once, so that an
+    /// invocation compiles its argument once, as written.
+    fn macro_definition(&mut self, node: Node) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let rules: Vec<Node> = named_children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "macro_rule")
+            .collect();
+        let forwards = !rules.is_empty() && rules.iter().all(|r| self.rule_forwards(*r));
+        let name = self.text(name).to_string();
+        self.facts.macro_rules.push((name, forwards));
+    }
+
+    fn rule_forwards(&self, rule: Node) -> bool {
+        let (Some(left), Some(right)) = (
+            rule.child_by_field_name("left"),
+            rule.child_by_field_name("right"),
+        ) else {
+            return false;
+        };
+        let patterns = named_children(left);
+        let [binding] = patterns.as_slice() else {
+            return false;
+        };
+        if binding.kind() != "token_binding_pattern" {
+            return false;
+        }
+        let (Some(var), Some(kind)) = (
+            binding.child_by_field_name("name"),
+            binding.child_by_field_name("type"),
+        ) else {
+            return false;
+        };
+        if self.text(kind) != "expr" {
+            return false;
+        }
+        let var = self.text(var);
+        let mut uses = 0;
+        let mut stack = vec![right];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "token_repetition" {
+                // Written a number of times the invocation decides.
+                return false;
+            }
+            if n.kind() == "metavariable" && self.text(n) == var {
+                uses += 1;
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+        uses == 1
+    }
+
     /// The arguments of a std macro that are expressions: all of them for
     /// `println!`, `assert!`, … (`ARGUMENT_MACROS`); the first only for
     /// `matches!(expr, pattern)`, whose second is a pattern, not a call.
@@ -1702,7 +1847,7 @@ impl<'s> Extractor<'s> {
                     let name = self.text(*path.last().expect("one"));
                     *i += 1;
                     if tokens.get(*i).is_some_and(|t| t.kind() == "token_tree") {
-                        self.std_macro_arguments(name, tokens[*i], depth + 1);
+                        self.macro_arguments(name, tokens[*i], depth + 1);
                         *i += 1;
                     }
                     Shape::Unknown

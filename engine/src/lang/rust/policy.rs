@@ -26,6 +26,10 @@ pub const FAMILIES: &[Family] = &[
 pub const SCOPED: &str = "::";
 /// `x?` in a receiver path: the value inside an `Option`/`Result`.
 pub const TRY: &str = "?";
+/// The type `_`: what the source leaves to inference, unknown to the engine.
+pub const INFERRED: &str = "_";
+/// `Err(e)` in a pattern's path: the error a `Result` holds.
+pub const ERR: &str = "!err";
 /// `x[i]` in a receiver path: an element of x.
 pub const INDEX: &str = "[]";
 /// `*x` in a receiver path: x itself, unless x's type implements `Deref`.

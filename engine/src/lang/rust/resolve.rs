@@ -879,6 +879,9 @@ fn resolve_type(cx: &Cx, site: &Site, ty: &TypeRef, budget: u32) -> Ty {
     }
     if ty.path.len() == 1 {
         let name = ty.path[0].as_str();
+        if name == policy::INFERRED {
+            return Ty::Unknown;
+        }
         if name == policy::IMPL_TRAIT || name == policy::TUPLE {
             return Ty::Foreign(name.to_string(), ty.args.clone());
         }
@@ -932,9 +935,12 @@ fn substitute(target: &TypeRef, params: &[ValueExpr], args: &[TypeRef]) -> TypeR
             .iter()
             .position(|p| matches!(p, ValueExpr::Name(n) if n == name))
         {
-            if let Some(a) = args.get(i) {
-                return a.clone();
-            }
+            // A parameter the use leaves to its default (`type Result<T, E =
+            // Error>` used as `Result<T>`): the default is not read, so `_`.
+            return args
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| TypeRef::simple(policy::INFERRED));
         }
     }
     TypeRef {
@@ -1046,6 +1052,7 @@ fn eval_receiver_path(cx: &Cx, site: &Site, path: &[String], budget: u32) -> V {
 fn through(cx: &Cx, v: V, seg: &str, budget: u32) -> V {
     match seg {
         policy::TRY => unwrap_inner(settle(cx, v, budget)),
+        policy::ERR => error_inner(settle(cx, v, budget)),
         policy::INDEX => match settle(cx, v, budget) {
             V::Inst(t, family) => indexed(cx, t, family, budget),
             v => element_of(cx, v, budget),
@@ -1114,6 +1121,25 @@ fn unwrap_inner(v: V) -> V {
                 family,
             },
             None => V::Refuse(Reason::ReceiverTypeUnknown),
+        },
+        V::Refuse(r) => V::Refuse(r),
+        _ => V::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// `Err(e)` matched against a `Result<T, E>`: E.
+fn error_inner(v: V) -> V {
+    match v {
+        V::Foreign {
+            name,
+            args,
+            site,
+            family,
+        } if name == "Result" && args.len() == 2 => V::Foreign {
+            name: String::new(),
+            args: vec![args[1].clone()],
+            site,
+            family,
         },
         V::Refuse(r) => V::Refuse(r),
         _ => V::Refuse(Reason::ReceiverTypeUnknown),
