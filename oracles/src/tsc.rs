@@ -40,7 +40,7 @@ use serde::Deserialize;
 use crate::javac::truth_from_lines;
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Truth};
+use crate::truth::{OracleStamp, Truth};
 
 /// The adapter's version: bump it when what the truth says changes (the helper's text
 /// is pinned by a test, so changing it asks for a bump). Truths are cached by it.
@@ -163,12 +163,7 @@ impl Oracle for Tsc {
         if text.trim().is_empty() {
             return Err(failed("the checker found no call in the tree".into()));
         }
-        let stamp = OracleStamp {
-            name: "tsc".into(),
-            version: checker_version(&modules)?,
-            adapter: ADAPTER_VERSION.into(),
-            column: ColumnUnit::Name,
-        };
+        let stamp = OracleStamp::at_name("tsc", checker_version(&modules)?, ADAPTER_VERSION);
         truth_from_lines(options.corpus_id, stamp, &text).map_err(failed)
     }
 }
