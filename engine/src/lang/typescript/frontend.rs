@@ -1753,39 +1753,32 @@ impl<'s> Extractor<'s> {
                 }
             }
             [object, "prototype", member] => {
-                let object = object.to_string();
                 let key = Key::Str(format!("{PROTOTYPE}{member}"));
-                let value = shape.value();
-                let scope = self.scope_binding(&object).unwrap_or(self.scope);
-                let name = slot_name(&object, &key);
-                self.bind_in(
-                    scope,
-                    &name,
-                    line,
-                    BindingValue::Slot {
-                        key: Some(key),
-                        value,
-                    },
-                );
+                self.write_slot(object, key, shape, line);
             }
             [object, member] => {
-                let object = object.to_string();
                 let key = Key::Str(member.to_string());
-                let value = shape.value();
-                let scope = self.scope_binding(&object).unwrap_or(self.scope);
-                let name = slot_name(&object, &key);
-                self.bind_in(
-                    scope,
-                    &name,
-                    line,
-                    BindingValue::Slot {
-                        key: Some(key),
-                        value,
-                    },
-                );
+                self.write_slot(object, key, shape, line);
             }
             _ => {}
         }
+    }
+
+    /// `object[key] = shape`: the slot is bound where `object` is bound (else in
+    /// the current scope).
+    fn write_slot(&mut self, object: &str, key: Key, shape: Shape, line: u32) {
+        let value = shape.value();
+        let scope = self.scope_binding(object).unwrap_or(self.scope);
+        let name = slot_name(object, &key);
+        self.bind_in(
+            scope,
+            &name,
+            line,
+            BindingValue::Slot {
+                key: Some(key),
+                value,
+            },
+        );
     }
 
     /// `x = v`: the first value of a variable declared bare (`let x;`) in this
