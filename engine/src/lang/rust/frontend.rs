@@ -375,6 +375,14 @@ impl<'s> Extractor<'s> {
         false
     }
 
+    /// Enters a new `kind` scope, the body of declaration `idx` (the caller saves
+    /// and restores the scope it leaves).
+    fn enter_body(&mut self, kind: ScopeKind, idx: DeclIdx) {
+        let scope = self.push_scope(kind, Some(idx));
+        self.facts.decls[idx as usize].body = Some(scope);
+        self.scope = scope;
+    }
+
     fn push_scope(&mut self, kind: ScopeKind, owner: Option<DeclIdx>) -> ScopeIdx {
         self.facts
             .scopes
@@ -569,9 +577,7 @@ impl<'s> Extractor<'s> {
             return;
         };
         let saved = (self.scope, self.owner, self.parent);
-        let scope = self.push_scope(ScopeKind::Function, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Function, idx);
         self.owner = Some(idx);
         self.parent = None;
         if let Some(ty) = receiver {
@@ -745,9 +751,7 @@ impl<'s> Extractor<'s> {
             return;
         };
         let saved = (self.scope, self.parent, self.owner);
-        let scope = self.push_scope(ScopeKind::Class, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Class, idx);
         self.parent = Some(idx);
         self.owner = None;
         self.items(body, depth + 1);
@@ -802,9 +806,7 @@ impl<'s> Extractor<'s> {
         let idx = self.push_decl(decl);
         self.bind(&name, 0, BindingValue::Decl(idx));
         let saved = (self.scope, self.parent, self.owner);
-        let scope = self.push_scope(ScopeKind::Module, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Module, idx);
         self.parent = Some(idx);
         self.owner = None;
         self.within.push(name);
@@ -1451,9 +1453,7 @@ impl<'s> Extractor<'s> {
             .collect();
         let idx = self.push_decl(decl);
         let saved = (self.scope, self.owner);
-        let scope = self.push_scope(ScopeKind::Lambda, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Lambda, idx);
         self.owner = Some(idx);
         for (i, p) in patterns.into_iter().enumerate() {
             let mut paths = Vec::new();
