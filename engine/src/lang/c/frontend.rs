@@ -741,6 +741,18 @@ impl<'s, 'w> Extractor<'s, 'w> {
         None
     }
 
+    /// The segment a qualified name's `scope` writes: a template's name without its
+    /// arguments (`Box<T>::` → `Box`), else the scope's text.
+    fn scope_segment(&self, scope: Node) -> String {
+        match scope.kind() {
+            "template_type" => scope
+                .child_by_field_name("name")
+                .map(|n| self.text(n).to_string())
+                .unwrap_or_default(),
+            _ => self.text(scope).to_string(),
+        }
+    }
+
     /// The name of a function declarator: `f`, `ns::T::m`, `~T`, `operator==`.
     fn declarator_path<'t>(&self, node: Node<'t>) -> Option<(Vec<String>, String, Node<'t>)> {
         match node.kind() {
@@ -758,14 +770,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 let mut cur = node;
                 for _ in 0..16 {
                     if let Some(scope) = cur.child_by_field_name("scope") {
-                        let seg = match scope.kind() {
-                            "template_type" => scope
-                                .child_by_field_name("name")
-                                .map(|n| self.text(n).to_string())
-                                .unwrap_or_default(),
-                            _ => self.text(scope).to_string(),
-                        };
-                        qualifier.push(seg);
+                        qualifier.push(self.scope_segment(scope));
                     }
                     let name = cur.child_by_field_name("name")?;
                     if name.kind() == "qualified_identifier" {
@@ -1704,14 +1709,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let mut cur = node;
         for _ in 0..16 {
             if let Some(s) = cur.child_by_field_name("scope") {
-                let seg = match s.kind() {
-                    "template_type" => s
-                        .child_by_field_name("name")
-                        .map(|n| self.text(n).to_string())
-                        .unwrap_or_default(),
-                    _ => self.text(s).to_string(),
-                };
-                scope.push(seg);
+                scope.push(self.scope_segment(s));
             }
             let name = cur.child_by_field_name("name")?;
             match name.kind() {
