@@ -469,10 +469,7 @@ fn file_units(root: &Path, options: &ClangOptions) -> std::io::Result<Vec<Unit>>
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]

@@ -152,16 +152,11 @@ fn build_helper(
 }
 
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed(format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir(TOOL, path)
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]
@@ -170,10 +165,7 @@ mod tests {
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
-        let actual: String = Sha256::digest(HELPER_MAIN.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::toolchain::sha256_hex(HELPER_MAIN);
         assert_eq!(
             actual, HELPER_SHA256,
             "oracles/go/main.go changed: bump ADAPTER_VERSION and set HELPER_SHA256"

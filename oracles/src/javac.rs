@@ -290,16 +290,11 @@ pub fn java_files(root: &Path, exclude: &[String]) -> std::io::Result<Vec<String
 }
 
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed("javac", format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir("javac", path)
 }
 
 fn failed(tool: &str, detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: tool.into(),
-        detail,
-    }
+    Outcome::tool_failed(tool, detail)
 }
 
 #[cfg(test)]
@@ -308,10 +303,7 @@ mod tests {
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
-        let actual: String = Sha256::digest(HELPER_SOURCE.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::toolchain::sha256_hex(HELPER_SOURCE);
         assert_eq!(
             actual, HELPER_SHA256,
             "CallTruth.java changed: bump ADAPTER_VERSION (cached truths are keyed by it) \

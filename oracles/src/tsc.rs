@@ -278,29 +278,20 @@ pub fn source_files(root: &Path, exclude: &[String]) -> std::io::Result<Vec<Stri
 }
 
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed(format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir(TOOL, path)
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::{Digest, Sha256};
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
-        let actual: String = Sha256::digest(HELPER_SOURCE.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::toolchain::sha256_hex(HELPER_SOURCE);
         assert_eq!(
             actual, HELPER_SHA256,
             "oracles/tsc/calls.js changed: bump ADAPTER_VERSION (cached truths are keyed by it) \
