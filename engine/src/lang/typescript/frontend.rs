@@ -1962,24 +1962,10 @@ impl<'s> Extractor<'s> {
                 function,
                 CallKind::ConstructorChain,
             ),
-            "member_expression" => {
-                let prop = function.child_by_field_name("property");
-                let receiver = function
-                    .child_by_field_name("object")
-                    .map(|o| self.walk(o, d).receiver())
-                    .unwrap_or(Receiver::Unknown);
-                match prop {
-                    Some(p) => (
-                        Callee::Member {
-                            receiver,
-                            name: self.text(p).to_string(),
-                        },
-                        p,
-                        CallKind::Call,
-                    ),
-                    None => (Callee::Dynamic, function, CallKind::Call),
-                }
-            }
+            "member_expression" => match self.member_callee(function, d) {
+                Some((callee, p)) => (callee, p, CallKind::Call),
+                None => (Callee::Dynamic, function, CallKind::Call),
+            },
             "subscript_expression" => {
                 let object = function.child_by_field_name("object");
                 let index = function.child_by_field_name("index");
@@ -2075,6 +2061,19 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// `o.p` called: the member `p` of the receiver `o` (walked, even when the
+    /// property is missing; then there is no callee).
+    fn member_callee<'t>(&mut self, member: Node<'t>, d: u32) -> Option<(Callee, Node<'t>)> {
+        let prop = member.child_by_field_name("property");
+        let receiver = member
+            .child_by_field_name("object")
+            .map(|o| self.walk(o, d).receiver())
+            .unwrap_or(Receiver::Unknown);
+        let p = prop?;
+        let name = self.text(p).to_string();
+        Some((Callee::Member { receiver, name }, p))
+    }
+
     fn new_expression(&mut self, node: Node, d: u32) -> Shape {
         let Some(ctor) = node.child_by_field_name("constructor") else {
             self.walk_children(node, d);
@@ -2086,18 +2085,10 @@ impl<'s> Extractor<'s> {
                 (Callee::Name(n.clone()), ctor, Some(TypeRef::simple(&n)))
             }
             "member_expression" => {
-                let prop = ctor.child_by_field_name("property");
                 let path = self.member_path(ctor);
-                let receiver = ctor
-                    .child_by_field_name("object")
-                    .map(|o| self.walk(o, d).receiver())
-                    .unwrap_or(Receiver::Unknown);
-                match prop {
-                    Some(p) => (
-                        Callee::Member {
-                            receiver,
-                            name: self.text(p).to_string(),
-                        },
+                match self.member_callee(ctor, d) {
+                    Some((callee, p)) => (
+                        callee,
                         p,
                         path.map(|path| TypeRef {
                             path,
