@@ -612,9 +612,7 @@ impl<'s> Extractor<'s> {
                                     let Some(name) = s.child_by_field_name("name") else {
                                         continue;
                                     };
-                                    let name = self
-                                        .string_value(name)
-                                        .unwrap_or_else(|| self.text(name).to_string());
+                                    let name = self.property_name(name);
                                     let alias = s
                                         .child_by_field_name("alias")
                                         .map(|a| self.text(a).to_string())
@@ -718,15 +716,10 @@ impl<'s> Extractor<'s> {
                         let Some(name) = s.child_by_field_name("name") else {
                             continue;
                         };
-                        let name = self
-                            .string_value(name)
-                            .unwrap_or_else(|| self.text(name).to_string());
+                        let name = self.property_name(name);
                         let alias = s
                             .child_by_field_name("alias")
-                            .map(|a| {
-                                self.string_value(a)
-                                    .unwrap_or_else(|| self.text(a).to_string())
-                            })
+                            .map(|a| self.property_name(a))
                             .unwrap_or_else(|| name.clone());
                         match &source {
                             Some(spec) => {
@@ -894,7 +887,8 @@ impl<'s> Extractor<'s> {
         Some(idx)
     }
 
-    /// The name a property-like node spells: `m`, `#m`, `"m"`.
+    /// The name a property-like node or an import/export specifier spells: `m`,
+    /// `#m`, `"m"`.
     fn property_name(&self, node: Node) -> String {
         self.string_value(node)
             .unwrap_or_else(|| self.text(node).to_string())
