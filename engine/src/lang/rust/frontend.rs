@@ -627,14 +627,26 @@ impl<'s> Extractor<'s> {
             .collect()
     }
 
-    fn struct_item(&mut self, node: Node, attrs: Vec<Decorator>) {
-        let Some(name_node) = node.child_by_field_name("name") else {
-            return;
-        };
+    /// The declaration a named type item (struct, enum, trait) starts with: its
+    /// name, attributes and type parameters; `None` when it has no name.
+    fn type_item_decl(
+        &self,
+        node: Node,
+        kind: DeclKind,
+        attrs: Vec<Decorator>,
+    ) -> Option<(String, Decl)> {
+        let name_node = node.child_by_field_name("name")?;
         let name = self.text(name_node).to_string();
-        let mut decl = self.new_decl(&name, DeclKind::Class, node, name_node);
+        let mut decl = self.new_decl(&name, kind, node, name_node);
         decl.decorators = attrs;
         decl.type_params = self.type_params(node);
+        Some((name, decl))
+    }
+
+    fn struct_item(&mut self, node: Node, attrs: Vec<Decorator>) {
+        let Some((name, mut decl)) = self.type_item_decl(node, DeclKind::Class, attrs) else {
+            return;
+        };
         if let Some(body) = node.child_by_field_name("body") {
             decl.fields = self.fields(body);
         }
@@ -688,13 +700,9 @@ impl<'s> Extractor<'s> {
     /// An enum: its variants are its `fields` (no type), so `E::V(x)` is known
     /// to construct a variant, not to call a function.
     fn enum_item(&mut self, node: Node, depth: u32, attrs: Vec<Decorator>) {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some((name, mut decl)) = self.type_item_decl(node, DeclKind::Enum, attrs) else {
             return;
         };
-        let name = self.text(name_node).to_string();
-        let mut decl = self.new_decl(&name, DeclKind::Enum, node, name_node);
-        decl.decorators = attrs;
-        decl.type_params = self.type_params(node);
         let mut discriminants = Vec::new();
         if let Some(body) = node.child_by_field_name("body") {
             for v in named_children(body) {
@@ -726,13 +734,9 @@ impl<'s> Extractor<'s> {
     /// A trait: its methods (declared or with a default body) are its members;
     /// its supertraits are its bases.
     fn trait_item(&mut self, node: Node, depth: u32, attrs: Vec<Decorator>) {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some((name, mut decl)) = self.type_item_decl(node, DeclKind::Interface, attrs) else {
             return;
         };
-        let name = self.text(name_node).to_string();
-        let mut decl = self.new_decl(&name, DeclKind::Interface, node, name_node);
-        decl.decorators = attrs;
-        decl.type_params = self.type_params(node);
         if let Some(bounds) = node.child_by_field_name("bounds") {
             for b in named_children(bounds) {
                 if let Some(t) = self.type_ref(b, 0) {
