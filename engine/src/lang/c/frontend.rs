@@ -22,6 +22,7 @@
 //! - Casts, `sizeof`, `alignof`, `decltype`, `noexcept(…)` are never calls, and
 //!   nothing inside an unevaluated operand is a call.
 
+use crate::lang::syntax::{children, column_of, line_of, named_children};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -202,26 +203,6 @@ struct Extractor<'s, 'w> {
     errors: u32,
     cut: bool,
     latest: std::collections::HashMap<(ScopeIdx, String), usize>,
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
-}
-
-fn named_children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-    kids.into_iter()
-}
-
-fn children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.children(&mut cursor).collect();
-    kids.into_iter()
 }
 
 impl<'s, 'w> Extractor<'s, 'w> {

@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+use crate::lang::syntax::{column_of, line_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -313,14 +314,6 @@ struct Extractor<'s> {
     closure_patterns: HashMap<DeclIdx, Vec<(String, Vec<String>)>>,
     errors: u32,
     cut: bool,
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
 }
 
 fn end_line_of(node: Node) -> u32 {

@@ -25,6 +25,7 @@
 //! - `await e` is the awaited value: the `Subscript` of e by the key [`AWAIT`], and the
 //!   segment [`AWAIT`] in a receiver path read after a call.
 
+use crate::lang::syntax::{children, column_of, line_of, named_children};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -189,26 +190,6 @@ struct Extractor<'s> {
     poisoned: std::collections::HashSet<(ScopeIdx, String)>,
     /// Variables already given their value by an assignment after a bare declaration.
     assigned: std::collections::HashSet<(ScopeIdx, String)>,
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
-}
-
-fn named_children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-    kids.into_iter()
-}
-
-fn children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.children(&mut cursor).collect();
-    kids.into_iter()
 }
 
 /// A tag JSX treats as a component (a call of it), not an intrinsic element.
