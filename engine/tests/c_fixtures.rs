@@ -29,15 +29,9 @@ fn fixtures_dir() -> PathBuf {
 
 const LANGUAGE: Language = Language::C;
 
+#[macro_use]
 mod slash_fixtures;
 use slash_fixtures::*;
-
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { run_fixture(stringify!($name)); } )*
-        const ALL_FIXTURES: &[&str] = &[$(stringify!($name)),*];
-    };
-}
 
 fixtures!(units, values);
 
@@ -50,54 +44,29 @@ fn every_c_family_is_exercised() {
 /// The harness itself must be able to fail: a wrong expectation is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let text = "//- a.c\nvoid g(void) {}\nvoid f(void) { g(); }\n//             ^ callee: a.c::f [lexical]\n";
-    let fixture = parse_fixture(text);
-    let report = analyze(&fixture.files);
-    let e = &fixture.expectations[0];
-    assert_eq!((e.line, e.column), (2, 16));
-    assert!(
-        check_one(&report, e).is_err(),
-        "g() must not be reported as reaching f"
+    assert_a_wrong_expectation_fails(
+        analyze,
+        "//- a.c\nvoid g(void) {}\nvoid f(void) { g(); }\n//             ^ callee: a.c::f [lexical]\n",
+        (2, 16),
+        "a.c::g",
+        "lexical",
     );
-    let right = Expectation {
-        what: Expect::Callee {
-            qname: "a.c::g".into(),
-            family: "lexical".into(),
-            decl: None,
-        },
-        ..e.clone()
-    };
-    assert_eq!(check_one(&report, &right), Ok(()));
 }
 
 /// A file of 26 000 functions, each calling the previous one: every call is
 /// placed (`lexical`), and the analysis stays linear.
 #[test]
 fn a_file_with_26000_functions_resolves_every_call() {
-    let mut text = String::from("void f0(void) {}\n");
-    for i in 1..26_000 {
-        text.push_str(&format!("void f{i}(void) {{ f{}(); }}\n", i - 1));
-    }
-    let report = analyze(&[("big.c".to_string(), text)]);
-    assert_eq!(report.calls.len(), 25_999);
-    assert!(report
-        .calls
-        .iter()
-        .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
+    assert_26000_functions_resolve_every_call(analyze, "big.c", "void f0(void) {}\n", |i, p| {
+        format!("void f{i}(void) {{ f{p}(); }}\n")
+    });
 }
 
 /// Expressions nested far past the walk's depth bound: the file is analysed, the
 /// cut is counted as a parse error, nothing overflows.
 #[test]
 fn deeply_nested_expressions_are_cut_not_overflowed() {
-    let depth = 5_000;
-    let text = format!(
-        "int g(int x) {{ return x; }}\nint f(void) {{ return {}1{}; }}\n",
-        "g(".repeat(depth),
-        ")".repeat(depth)
-    );
-    let report = analyze(&[("deep.c".to_string(), text)]);
-    assert_eq!(report.files.len(), 1);
-    assert!(report.files[0].parse_errors >= 1);
-    assert!(!report.calls.is_empty());
+    assert_deep_nesting_is_cut(analyze, "deep.c", |open, close| {
+        format!("int g(int x) {{ return x; }}\nint f(void) {{ return {open}1{close}; }}\n")
+    });
 }

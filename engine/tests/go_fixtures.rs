@@ -29,15 +29,9 @@ fn fixtures_dir() -> PathBuf {
 
 const LANGUAGE: Language = Language::Go;
 
+#[macro_use]
 mod slash_fixtures;
 use slash_fixtures::*;
-
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { run_fixture(stringify!($name)); } )*
-        const ALL_FIXTURES: &[&str] = &[$(stringify!($name)),*];
-    };
-}
 
 fixtures!(packages, receivers, values, gaps);
 
@@ -50,24 +44,13 @@ fn every_go_family_is_exercised() {
 /// The harness itself must be able to fail: a wrong expectation is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let text = "//- a.go\npackage a\n\nfunc f() { g() }\n//         ^ callee: a.go::f [lexical]\nfunc g() {}\n";
-    let fixture = parse_fixture(text);
-    let report = analyze(&fixture.files);
-    let e = &fixture.expectations[0];
-    assert_eq!((e.line, e.column), (3, 12));
-    assert!(
-        check_one(&report, e).is_err(),
-        "g() must not be reported as reaching f"
+    assert_a_wrong_expectation_fails(
+        analyze,
+        "//- a.go\npackage a\n\nfunc f() { g() }\n//         ^ callee: a.go::f [lexical]\nfunc g() {}\n",
+        (3, 12),
+        "a.go::g",
+        "lexical",
     );
-    let right = Expectation {
-        what: Expect::Callee {
-            qname: "a.go::g".into(),
-            family: "lexical".into(),
-            decl: None,
-        },
-        ..e.clone()
-    };
-    assert_eq!(check_one(&report, &right), Ok(()));
 }
 
 /// A package of 26 000 functions, each calling the previous one: every call is
@@ -75,30 +58,19 @@ fn a_wrong_expectation_fails() {
 /// package's declarations).
 #[test]
 fn a_file_with_26000_functions_resolves_every_call() {
-    let mut text = String::from("package big\n\nfunc f0() {}\n");
-    for i in 1..26_000 {
-        text.push_str(&format!("func f{i}() {{ f{}() }}\n", i - 1));
-    }
-    let report = analyze(&[("big.go".to_string(), text)]);
-    assert_eq!(report.calls.len(), 25_999);
-    assert!(report
-        .calls
-        .iter()
-        .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
+    assert_26000_functions_resolve_every_call(
+        analyze,
+        "big.go",
+        "package big\n\nfunc f0() {}\n",
+        |i, p| format!("func f{i}() {{ f{p}() }}\n"),
+    );
 }
 
 /// Expressions nested far past the walk's depth bound: the file is analysed, the
 /// cut is counted as a parse error, nothing overflows.
 #[test]
 fn deeply_nested_expressions_are_cut_not_overflowed() {
-    let depth = 5_000;
-    let text = format!(
-        "package deep\n\nfunc g(x int) int {{ return x }}\n\nfunc f() int {{ return {}1{} }}\n",
-        "g(".repeat(depth),
-        ")".repeat(depth)
-    );
-    let report = analyze(&[("deep.go".to_string(), text)]);
-    assert_eq!(report.files.len(), 1);
-    assert!(report.files[0].parse_errors >= 1);
-    assert!(!report.calls.is_empty());
+    assert_deep_nesting_is_cut(analyze, "deep.go", |open, close| {
+        format!("package deep\n\nfunc g(x int) int {{ return x }}\n\nfunc f() int {{ return {open}1{close} }}\n")
+    });
 }

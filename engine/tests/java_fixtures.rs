@@ -28,15 +28,9 @@ fn fixtures_dir() -> PathBuf {
 
 const LANGUAGE: Language = Language::Java;
 
+#[macro_use]
 mod slash_fixtures;
 use slash_fixtures::*;
-
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { run_fixture(stringify!($name)); } )*
-        const ALL_FIXTURES: &[&str] = &[$(stringify!($name)),*];
-    };
-}
 
 fixtures!(
     constructor_chain,
@@ -61,22 +55,11 @@ fn every_java_family_is_exercised() {
 /// The harness itself must be able to fail: a wrong expectation is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let text = "//- p/A.java\npackage p;\nclass A {\n    void f() { g(); }\n//             ^ callee: p/A.java::A::f [own_type]\n    void g() {}\n}\n";
-    let fixture = parse_fixture(text);
-    let report = analyze(&fixture.files);
-    let e = &fixture.expectations[0];
-    assert_eq!((e.line, e.column), (3, 16));
-    assert!(
-        check_one(&report, e).is_err(),
-        "g() must not be reported as reaching f"
+    assert_a_wrong_expectation_fails(
+        analyze,
+        "//- p/A.java\npackage p;\nclass A {\n    void f() { g(); }\n//             ^ callee: p/A.java::A::f [own_type]\n    void g() {}\n}\n",
+        (3, 16),
+        "p/A.java::A::g",
+        "own_type",
     );
-    let right = Expectation {
-        what: Expect::Callee {
-            qname: "p/A.java::A::g".into(),
-            family: "own_type".into(),
-            decl: None,
-        },
-        ..e.clone()
-    };
-    assert_eq!(check_one(&report, &right), Ok(()));
 }

@@ -14,15 +14,9 @@ fn fixtures_dir() -> PathBuf {
 
 const LANGUAGE: Language = Language::Rust;
 
+#[macro_use]
 mod slash_fixtures;
 use slash_fixtures::*;
-
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { run_fixture(stringify!($name)); } )*
-        const ALL_FIXTURES: &[&str] = &[$(stringify!($name)),*];
-    };
-}
 
 fixtures!(modules, packages, receivers, gaps);
 
@@ -35,54 +29,31 @@ fn every_rust_family_is_exercised() {
 /// The harness itself must be able to fail: a wrong expectation is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let text =
-        "//- src/lib.rs\nfn f() { g() }\n//       ^ callee: src/lib.rs::f [lexical]\nfn g() {}\n";
-    let fixture = parse_fixture(text);
-    let report = analyze(&fixture.files);
-    let e = &fixture.expectations[0];
-    assert_eq!((e.line, e.column), (1, 10));
-    assert!(check_one(&report, e).is_err(), "g() must not reach f");
-    let right = Expectation {
-        what: Expect::Callee {
-            qname: "src/lib.rs::g".into(),
-            family: "lexical".into(),
-            decl: None,
-        },
-        ..e.clone()
-    };
-    assert_eq!(check_one(&report, &right), Ok(()));
+    assert_a_wrong_expectation_fails(
+        analyze,
+        "//- src/lib.rs\nfn f() { g() }\n//       ^ callee: src/lib.rs::f [lexical]\nfn g() {}\n",
+        (1, 10),
+        "src/lib.rs::g",
+        "lexical",
+    );
 }
 
 /// A file of 26 000 functions, each calling the previous one: every call is
 /// placed (`lexical`), and the analysis stays linear.
 #[test]
 fn a_file_with_26000_functions_resolves_every_call() {
-    let mut text = String::from("fn f0() {}\n");
-    for i in 1..26_000 {
-        text.push_str(&format!("fn f{i}() {{ f{}() }}\n", i - 1));
-    }
-    let report = analyze(&[("src/lib.rs".to_string(), text)]);
-    assert_eq!(report.calls.len(), 25_999);
-    assert!(report
-        .calls
-        .iter()
-        .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
+    assert_26000_functions_resolve_every_call(analyze, "src/lib.rs", "fn f0() {}\n", |i, p| {
+        format!("fn f{i}() {{ f{p}() }}\n")
+    });
 }
 
 /// Expressions nested far past the walk's depth bound: the file is analysed, the
 /// cut is counted as a parse error, nothing overflows.
 #[test]
 fn deeply_nested_expressions_are_cut_not_overflowed() {
-    let depth = 5_000;
-    let text = format!(
-        "fn g(x: u32) -> u32 {{ x }}\nfn f() -> u32 {{ {}1{} }}\n",
-        "g(".repeat(depth),
-        ")".repeat(depth)
-    );
-    let report = analyze(&[("src/lib.rs".to_string(), text)]);
-    assert_eq!(report.files.len(), 1);
-    assert!(report.files[0].parse_errors >= 1);
-    assert!(!report.calls.is_empty());
+    assert_deep_nesting_is_cut(analyze, "src/lib.rs", |open, close| {
+        format!("fn g(x: u32) -> u32 {{ x }}\nfn f() -> u32 {{ {open}1{close} }}\n")
+    });
 }
 
 /// A long method chain (`b.m().m()….m()`) is typed link by link through the

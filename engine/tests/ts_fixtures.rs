@@ -8,9 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use engine::lang::Language;
-use engine::limits::Limits;
 use engine::report::Report;
-use engine::Options;
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/typescript")
@@ -19,64 +17,21 @@ fn fixtures_dir() -> PathBuf {
 /// The language whose policy lists the families (the three share one resolver).
 const LANGUAGE: Language = Language::TypeScript;
 
+#[macro_use]
 mod slash_fixtures;
 use slash_fixtures::*;
 
 const FAMILY: &[Language] = &[Language::TypeScript, Language::Tsx, Language::JavaScript];
 
 fn analyze_family(files: &[(String, String)]) -> Report {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    let options = Options {
-        languages: FAMILY.to_vec(),
-        limits: Limits::default(),
-        threads: 2,
-    };
-    engine::analyze(dir.path(), &options).expect("analysis runs")
+    analyze_languages(files, FAMILY)
 }
 
 fn run(name: &str) -> Report {
-    let text = std::fs::read_to_string(fixtures_dir().join(format!("{name}.txt")))
-        .expect("fixture exists");
-    let fixture = parse_fixture(&text);
-    assert!(
-        !fixture.expectations.is_empty(),
-        "{name}: a fixture without expectations cannot fail"
-    );
-    let report = analyze_family(&fixture.files);
-    let mut failures = Vec::new();
-    for e in &fixture.expectations {
-        if let Err(msg) = check_one(&report, e) {
-            failures.push(format!(
-                "{name}.txt:{} ({}:{}:{}): {msg}",
-                e.at, e.file, e.line, e.column
-            ));
-        }
-    }
-    if let Err(msg) = compare_golden(name, &render(&report)) {
-        failures.push(msg);
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    report
+    run_fixture_with(name, analyze_family)
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { run(stringify!($name)); } )*
-        const ALL_FIXTURES: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(modules, commonjs, classes, values, gaps);
+fixtures!(run; modules, commonjs, classes, values, gaps);
 
 /// Registry invariant: every family TypeScript places with is asserted by a fixture.
 #[test]
@@ -98,37 +53,25 @@ fn extensions_pick_the_grammar() {
 /// The harness itself must be able to fail: a wrong expectation is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let text = "//- a.ts\nfunction f() { g(); }\n//             ^ callee: a.ts::f [lexical]\nfunction g() {}\n";
-    let fixture = parse_fixture(text);
-    let report = analyze_family(&fixture.files);
-    let e = &fixture.expectations[0];
-    assert_eq!((e.line, e.column), (1, 16));
-    assert!(check_one(&report, e).is_err(), "g() must not reach f");
-    let right = Expectation {
-        what: Expect::Callee {
-            qname: "a.ts::g".into(),
-            family: "lexical".into(),
-            decl: None,
-        },
-        ..e.clone()
-    };
-    assert_eq!(check_one(&report, &right), Ok(()));
+    assert_a_wrong_expectation_fails(
+        analyze_family,
+        "//- a.ts\nfunction f() { g(); }\n//             ^ callee: a.ts::f [lexical]\nfunction g() {}\n",
+        (1, 16),
+        "a.ts::g",
+        "lexical",
+    );
 }
 
 /// A file of 26 000 functions, each calling the previous one: every call is
 /// placed, and the analysis stays linear.
 #[test]
 fn a_file_with_26000_functions_resolves_every_call() {
-    let mut text = String::from("function f0() {}\n");
-    for i in 1..26_000 {
-        text.push_str(&format!("function f{i}() {{ f{}(); }}\n", i - 1));
-    }
-    let report = analyze_family(&[("big.js".to_string(), text)]);
-    assert_eq!(report.calls.len(), 25_999);
-    assert!(report
-        .calls
-        .iter()
-        .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
+    assert_26000_functions_resolve_every_call(
+        analyze_family,
+        "big.js",
+        "function f0() {}\n",
+        |i, p| format!("function f{i}() {{ f{p}(); }}\n"),
+    );
 }
 
 /// 26 000 functions written onto one object (`obj.fN = function`), each calling
@@ -169,14 +112,7 @@ fn an_object_literal_of_26000_functions_stays_linear() {
 /// cut is counted as a parse error, nothing overflows.
 #[test]
 fn deeply_nested_expressions_are_cut_not_overflowed() {
-    let depth = 5_000;
-    let text = format!(
-        "function g(x: number): number {{ return x; }}\nconst y = {}1{};\n",
-        "g(".repeat(depth),
-        ")".repeat(depth)
-    );
-    let report = analyze_family(&[("deep.ts".to_string(), text)]);
-    assert_eq!(report.files.len(), 1);
-    assert!(report.files[0].parse_errors >= 1);
-    assert!(!report.calls.is_empty());
+    assert_deep_nesting_is_cut(analyze_family, "deep.ts", |open, close| {
+        format!("function g(x: number): number {{ return x; }}\nconst y = {open}1{close};\n")
+    });
 }

@@ -8,7 +8,6 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use oracles::Tool;
 
 const MAIN: &str = "package p;
 
@@ -21,6 +20,9 @@ public class Main {
     }
 }
 ";
+
+/// What the stand-in engine checks of the root it is given: it is the include view.
+const ROOT_CHECK: &str = "[ -f \"$2/src/p/Main.java\" ] && [ ! -e \"$2/bench\" ] || { echo 'not the include view' >&2; exit 3; }\n";
 
 /// The report the stand-in engine writes: `helper()` on line 7 right, the one on
 /// line 8 undetermined, `println` outside.
@@ -52,52 +54,19 @@ fn archive(dir: &Path) -> (PathBuf, String) {
     )
     .unwrap();
     let path = dir.join("tiny-1.0.tar.gz");
-    Tool::locate("tar")
-        .unwrap()
-        .command(&src)
-        .args([
-            "--sort=name",
-            "--mtime=@0",
-            "--owner=0",
-            "--group=0",
-            "-czf",
-        ])
-        .arg(&path)
-        .arg("tiny-1.0")
-        .run()
-        .unwrap();
-    let sha = harness::fetch::sha256_file(&path).unwrap();
+    let sha = tar_gz(&src, "tiny-1.0", &path);
     (path, sha)
 }
 
 fn corpora(dir: &Path, archive: &Path, sha: &str) -> PathBuf {
-    let path = dir.join("corpora.json");
-    let text = serde_json::json!({"schema": "corpora/1", "corpora": [
-        {"id": "tiny", "language": "java",
-         "source": {"registry": "local", "package": "tiny", "version": "1.0",
-                    "archive": archive, "sha256": sha},
-         "root": "tiny-1.0", "include": ["src"],
-         "oracle": {"name": "javac", "options": {"release": "11"}}}]});
-    std::fs::write(&path, text.to_string()).unwrap();
-    path
-}
-
-fn stand_in_engine(dir: &Path) -> PathBuf {
-    let report = dir.join("canned-report.json");
-    std::fs::write(&report, REPORT).unwrap();
-    let script = format!(
-        "#!/bin/sh\n[ \"$1\" = analyze ] && [ \"$3\" = --out ] || exit 2\n\
-         [ -f \"$2/src/p/Main.java\" ] && [ ! -e \"$2/bench\" ] || {{ echo 'not the include view' >&2; exit 3; }}\n\
-         cp {} \"$4\"\n",
-        report.display()
-    );
-    let temp = dir.join("engine.tmp");
-    let path = dir.join("callgraph");
-    std::fs::write(&temp, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::rename(&temp, &path).unwrap();
-    path
+    write_corpora(
+        dir,
+        serde_json::json!({"id": "tiny", "language": "java",
+            "source": {"registry": "local", "package": "tiny", "version": "1.0",
+                       "archive": archive, "sha256": sha},
+            "root": "tiny-1.0", "include": ["src"],
+            "oracle": {"name": "javac", "options": {"release": "11"}}}),
+    )
 }
 
 #[test]
@@ -154,7 +123,7 @@ fn a_java_corpus_is_measured_through_javac_and_reproduces() {
     let dir = workdir();
     let (tarball, sha) = archive(dir.path());
     let list = corpora(dir.path(), &tarball, &sha);
-    let engine = stand_in_engine(dir.path());
+    let engine = stand_in_engine(dir.path(), REPORT, ROOT_CHECK);
     let cache = dir.path().join("cache");
     let out = dir.path().join("reports");
     let common = [

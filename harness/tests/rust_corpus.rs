@@ -8,7 +8,6 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use oracles::Tool;
 
 const MANIFEST: &str = "[package]\nname = \"tiny\"\nversion = \"1.0.0\"\nedition = \"2021\"\n";
 
@@ -48,50 +47,19 @@ fn archive(dir: &Path) -> (PathBuf, String) {
     std::fs::write(src.join("tiny-1.0.0/Cargo.toml"), MANIFEST).unwrap();
     std::fs::write(src.join("tiny-1.0.0/src/lib.rs"), LIB).unwrap();
     let path = dir.join("tiny-1.0.0.tar.gz");
-    Tool::locate("tar")
-        .unwrap()
-        .command(&src)
-        .args([
-            "--sort=name",
-            "--mtime=@0",
-            "--owner=0",
-            "--group=0",
-            "-czf",
-        ])
-        .arg(&path)
-        .arg("tiny-1.0.0")
-        .run()
-        .unwrap();
-    let sha = harness::fetch::sha256_file(&path).unwrap();
+    let sha = tar_gz(&src, "tiny-1.0.0", &path);
     (path, sha)
 }
 
 fn corpora(dir: &Path, archive: &Path, sha: &str) -> PathBuf {
-    let path = dir.join("corpora.json");
-    let text = serde_json::json!({"schema": "corpora/1", "corpora": [
-        {"id": "tiny", "language": "rust",
-         "source": {"registry": "local", "package": "tiny", "version": "1.0.0",
-                    "archive": archive, "sha256": sha},
-         "root": "tiny-1.0.0",
-         "oracle": {"name": "rustc", "options": {}}}]});
-    std::fs::write(&path, text.to_string()).unwrap();
-    path
-}
-
-fn stand_in_engine(dir: &Path) -> PathBuf {
-    let report = dir.join("canned-report.json");
-    std::fs::write(&report, REPORT).unwrap();
-    let script = format!(
-        "#!/bin/sh\n[ \"$1\" = analyze ] && [ \"$3\" = --out ] || exit 2\ncp {} \"$4\"\n",
-        report.display()
-    );
-    let temp = dir.join("engine.tmp");
-    let path = dir.join("callgraph");
-    std::fs::write(&temp, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::rename(&temp, &path).unwrap();
-    path
+    write_corpora(
+        dir,
+        serde_json::json!({"id": "tiny", "language": "rust",
+            "source": {"registry": "local", "package": "tiny", "version": "1.0.0",
+                       "archive": archive, "sha256": sha},
+            "root": "tiny-1.0.0",
+            "oracle": {"name": "rustc", "options": {}}}),
+    )
 }
 
 #[test]
@@ -100,25 +68,10 @@ fn a_rust_corpus_is_measured_through_rustc() {
     let dir = workdir();
     let (tarball, sha) = archive(dir.path());
     let list = corpora(dir.path(), &tarball, &sha);
-    let engine = stand_in_engine(dir.path());
+    let engine = stand_in_engine(dir.path(), REPORT, "");
     let cache = dir.path().join("cache");
     let out = dir.path().join("reports");
-    let measured = harness(
-        dir.path(),
-        &[
-            "measure",
-            "--corpus",
-            "tiny",
-            "--out",
-            out.to_str().unwrap(),
-            "--corpora",
-            list.to_str().unwrap(),
-            "--cache",
-            cache.to_str().unwrap(),
-            "--engine",
-            engine.to_str().unwrap(),
-        ],
-    );
+    let measured = measure_corpus(dir.path(), "tiny", &out, &list, &cache, &engine);
     assert_code(&measured, 0);
     let text = stdout(&measured);
     assert!(

@@ -11,7 +11,6 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use oracles::Tool;
 
 const INDEX_TS: &str = "import { helper } from \"./util.js\";
 
@@ -24,6 +23,9 @@ const UTIL_TS: &str = "export function helper(x: number): number {
   return x * 2;
 }
 ";
+
+/// What the stand-in engine checks of the root it is given: it is the recovered tree.
+const ROOT_CHECK: &str = "[ -f \"$2/source/index.ts\" ] && [ ! -e \"$2/distribution\" ] || { echo 'not the recovered tree' >&2; exit 3; }\n";
 
 /// `helper` on line 4 right (util.ts:1), `max` outside.
 const REPORT: &str = r#"{"schema": "callgraph-report/1", "engine": {"version": "canned"},
@@ -51,53 +53,20 @@ fn archive(dir: &Path) -> (PathBuf, String) {
         "sourcesContent": [INDEX_TS, UTIL_TS], "names": [], "mappings": ""});
     std::fs::write(dist.join("index.js.map"), map.to_string()).unwrap();
     let path = dir.join("tiny-ts-1.0.0.tgz");
-    Tool::locate("tar")
-        .unwrap()
-        .command(&src)
-        .args([
-            "--sort=name",
-            "--mtime=@0",
-            "--owner=0",
-            "--group=0",
-            "-czf",
-        ])
-        .arg(&path)
-        .arg("package")
-        .run()
-        .unwrap();
-    let sha = harness::fetch::sha256_file(&path).unwrap();
+    let sha = tar_gz(&src, "package", &path);
     (path, sha)
 }
 
 fn corpora(dir: &Path, archive: &Path, sha: &str) -> PathBuf {
-    let path = dir.join("corpora.json");
-    let text = serde_json::json!({"schema": "corpora/1", "corpora": [
-        {"id": "tiny-ts", "language": "typescript",
-         "source": {"registry": "local", "package": "tiny-ts", "version": "1.0.0",
-                    "archive": archive, "sha256": sha},
-         "prepare": {"source_maps": {"maps": "package/distribution", "at": "distribution",
-                                     "extensions": ["ts"]}},
-         "oracle": {"name": "tsc", "options": {}}}]});
-    std::fs::write(&path, text.to_string()).unwrap();
-    path
-}
-
-fn stand_in_engine(dir: &Path) -> PathBuf {
-    let report = dir.join("canned-report.json");
-    std::fs::write(&report, REPORT).unwrap();
-    let script = format!(
-        "#!/bin/sh\n[ \"$1\" = analyze ] && [ \"$3\" = --out ] || exit 2\n\
-         [ -f \"$2/source/index.ts\" ] && [ ! -e \"$2/distribution\" ] || {{ echo 'not the recovered tree' >&2; exit 3; }}\n\
-         cp {} \"$4\"\n",
-        report.display()
-    );
-    let temp = dir.join("engine.tmp");
-    let path = dir.join("callgraph");
-    std::fs::write(&temp, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::rename(&temp, &path).unwrap();
-    path
+    write_corpora(
+        dir,
+        serde_json::json!({"id": "tiny-ts", "language": "typescript",
+            "source": {"registry": "local", "package": "tiny-ts", "version": "1.0.0",
+                       "archive": archive, "sha256": sha},
+            "prepare": {"source_maps": {"maps": "package/distribution", "at": "distribution",
+                                        "extensions": ["ts"]}},
+            "oracle": {"name": "tsc", "options": {}}}),
+    )
 }
 
 #[test]
@@ -106,25 +75,10 @@ fn a_typescript_corpus_is_recovered_from_its_maps_and_measured_through_tsc() {
     let dir = workdir();
     let (tarball, sha) = archive(dir.path());
     let list = corpora(dir.path(), &tarball, &sha);
-    let engine = stand_in_engine(dir.path());
+    let engine = stand_in_engine(dir.path(), REPORT, ROOT_CHECK);
     let cache = dir.path().join("cache");
     let out = dir.path().join("reports");
-    let measured = harness(
-        dir.path(),
-        &[
-            "measure",
-            "--corpus",
-            "tiny-ts",
-            "--out",
-            out.to_str().unwrap(),
-            "--corpora",
-            list.to_str().unwrap(),
-            "--cache",
-            cache.to_str().unwrap(),
-            "--engine",
-            engine.to_str().unwrap(),
-        ],
-    );
+    let measured = measure_corpus(dir.path(), "tiny-ts", &out, &list, &cache, &engine);
     assert_code(&measured, 0);
     let text = stdout(&measured);
     let json: serde_json::Value =

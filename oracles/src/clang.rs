@@ -28,11 +28,11 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::llvm_ir::{resolve_calls, Module};
-use crate::llvm_truth::{callee_symbols, demangle_all, Flavor, SiteBuilder};
+use crate::llvm_truth::{callee_symbols, demangle_all, ir_truth, Flavor, SiteBuilder};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::rustc::absolute_dir;
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Truth, TRUTH_SCHEMA};
+use crate::truth::{OracleStamp, Truth};
 
 /// Bumped whenever what the adapter emits changes (truths are cached by it).
 pub const ADAPTER_VERSION: &str = "2";
@@ -233,27 +233,8 @@ impl Oracle for Clang {
             Flavor::Cpp
         };
         let sites = SiteBuilder::new(&root, &compiled, flavor, &demangled).sites(&calls);
-        if sites.is_empty() {
-            return Err(failed("the IR holds no call site in the tree".into()));
-        }
-        let truth = Truth {
-            schema: TRUTH_SCHEMA.into(),
-            corpus: options.corpus_id.into(),
-            oracle: OracleStamp {
-                name: "clang".into(),
-                version: version_word(&version),
-                adapter: ADAPTER_VERSION.into(),
-                column: ColumnUnit::Name,
-            },
-            shape: None,
-            sites,
-            references: None,
-            pairs: Vec::new(),
-        };
-        truth
-            .validate("clang oracle")
-            .map_err(|e| failed(e.to_string()))?;
-        Ok(truth)
+        let oracle = OracleStamp::at_name("clang", version_word(&version), ADAPTER_VERSION);
+        ir_truth(options.corpus_id, oracle, sites).map_err(failed)
     }
 }
 
@@ -488,10 +469,7 @@ fn file_units(root: &Path, options: &ClangOptions) -> std::io::Result<Vec<Unit>>
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use crate::javac::truth_from_lines;
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Invocation, Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Truth};
+use crate::truth::{OracleStamp, Truth};
 
 /// Bumped whenever what the adapter emits changes (truths are cached by it).
 pub const ADAPTER_VERSION: &str = "1";
@@ -75,12 +75,7 @@ impl Oracle for GoTypes {
         if finished.stdout.trim().is_empty() {
             return Err(failed("the helper found no call in the tree".into()));
         }
-        let stamp = OracleStamp {
-            name: "gotypes".into(),
-            version: go_version_word(&version),
-            adapter: ADAPTER_VERSION.into(),
-            column: ColumnUnit::Name,
-        };
+        let stamp = OracleStamp::at_name("gotypes", go_version_word(&version), ADAPTER_VERSION);
         truth_from_lines(options.corpus_id, stamp, &finished.stdout).map_err(failed)
     }
 }
@@ -157,16 +152,11 @@ fn build_helper(
 }
 
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed(format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir(TOOL, path)
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]
@@ -175,10 +165,7 @@ mod tests {
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
-        let actual: String = Sha256::digest(HELPER_MAIN.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::toolchain::sha256_hex(HELPER_MAIN);
         assert_eq!(
             actual, HELPER_SHA256,
             "oracles/go/main.go changed: bump ADAPTER_VERSION and set HELPER_SHA256"
@@ -205,12 +192,7 @@ mod tests {
 {"kind":"site","file":"a.go","line":4,"column":2,"caller":{"file":"a.go","line":3},"name":"f","targets":[],"unjudged":"dynamic_value"}
 {"kind":"site","file":"a.go","line":6,"column":6,"name":"Println","targets":[{"kind":"outside","symbol":"fmt.Println"}]}
 "#;
-        let stamp = OracleStamp {
-            name: "gotypes".into(),
-            version: "go1.26.8".into(),
-            adapter: ADAPTER_VERSION.into(),
-            column: ColumnUnit::Name,
-        };
+        let stamp = OracleStamp::at_name("gotypes", "go1.26.8".into(), ADAPTER_VERSION);
         let truth = truth_from_lines("t", stamp, lines).unwrap();
         let names: Vec<&str> = truth.sites.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["f", "len", "Println"]);

@@ -37,7 +37,7 @@ use sha2::{Digest, Sha256};
 use crate::maven::{resolve_classpath, Coordinates};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Truth, TruthSite, TRUTH_SCHEMA};
+use crate::truth::{OracleStamp, Truth, TruthSite, TRUTH_SCHEMA};
 
 /// The adapter's version: bump it when what the truth says changes (the helper's text
 /// is pinned by a test, so changing it asks for a bump). Truths are cached by it.
@@ -169,12 +169,11 @@ impl Oracle for Javac {
 
         let text = std::fs::read_to_string(&out)
             .map_err(|e| failed("javac", format!("the helper wrote no sites: {e}")))?;
-        let stamp = OracleStamp {
-            name: "javac".into(),
-            version: version.trim_start_matches("javac ").to_string(),
-            adapter: ADAPTER_VERSION.into(),
-            column: ColumnUnit::Name,
-        };
+        let stamp = OracleStamp::at_name(
+            "javac",
+            version.trim_start_matches("javac ").to_string(),
+            ADAPTER_VERSION,
+        );
         truth_from_lines(options.corpus_id, stamp, &text).map_err(|d| failed("javac", d))
     }
 }
@@ -291,16 +290,11 @@ pub fn java_files(root: &Path, exclude: &[String]) -> std::io::Result<Vec<String
 }
 
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed("javac", format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir("javac", path)
 }
 
 fn failed(tool: &str, detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: tool.into(),
-        detail,
-    }
+    Outcome::tool_failed(tool, detail)
 }
 
 #[cfg(test)]
@@ -309,10 +303,7 @@ mod tests {
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
-        let actual: String = Sha256::digest(HELPER_SOURCE.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::toolchain::sha256_hex(HELPER_SOURCE);
         assert_eq!(
             actual, HELPER_SHA256,
             "CallTruth.java changed: bump ADAPTER_VERSION (cached truths are keyed by it) \
@@ -346,12 +337,7 @@ mod tests {
 {"kind":"site","file":"a/A.java","line":7,"name":"super","targets":[],"implicit":"implicit_super"}
 {"kind":"site","file":"a/A.java","line":5,"column":2,"name":"h","targets":[],"unjudged":"unresolved_symbol"}
 "#;
-        let stamp = OracleStamp {
-            name: "javac".into(),
-            version: "17".into(),
-            adapter: ADAPTER_VERSION.into(),
-            column: ColumnUnit::Name,
-        };
+        let stamp = OracleStamp::at_name("javac", "17".into(), ADAPTER_VERSION);
         let truth = truth_from_lines("c", stamp.clone(), lines).unwrap();
         let order: Vec<_> = truth
             .sites

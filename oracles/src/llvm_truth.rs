@@ -26,7 +26,27 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::llvm_ir::{Callee, IrCall, Subprogram};
-use crate::truth::{Position, TruthSite, TruthTarget};
+use crate::truth::{OracleStamp, Position, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA};
+
+/// The truth of the IR's call `sites` in the tree, stamped by `oracle` and
+/// validated; an IR with no call site in the tree is a failure.
+pub fn ir_truth(corpus: &str, oracle: OracleStamp, sites: Vec<TruthSite>) -> Result<Truth, String> {
+    if sites.is_empty() {
+        return Err("the IR holds no call site in the tree".into());
+    }
+    let origin = format!("{} oracle", oracle.name);
+    let truth = Truth {
+        schema: TRUTH_SCHEMA.into(),
+        corpus: corpus.into(),
+        oracle,
+        shape: None,
+        sites,
+        references: None,
+        pairs: Vec::new(),
+    };
+    truth.validate(&origin).map_err(|e| e.to_string())?;
+    Ok(truth)
+}
 
 /// The source language's rules for names and set-apart calls.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::llvm_ir::{resolve_calls, Module};
-use crate::llvm_truth::{callee_symbols, demangle_all, Flavor, SiteBuilder};
+use crate::llvm_truth::{callee_symbols, demangle_all, ir_truth, Flavor, SiteBuilder};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Truth, TRUTH_SCHEMA};
+use crate::truth::{OracleStamp, Truth};
 
 /// Bumped whenever what the adapter emits changes (truths are cached by it).
 pub const ADAPTER_VERSION: &str = "2";
@@ -229,27 +229,8 @@ impl Oracle for Rustc {
             .canonicalize()
             .map_err(|e| failed(format!("cannot resolve the copy: {e}")))?;
         let sites = SiteBuilder::new(&root, &compiled, flavor, &demangled).sites(&calls);
-        if sites.is_empty() {
-            return Err(failed("the IR holds no call site in the tree".into()));
-        }
-        let truth = Truth {
-            schema: TRUTH_SCHEMA.into(),
-            corpus: options.corpus_id.into(),
-            oracle: OracleStamp {
-                name: "rustc".into(),
-                version: version_word(&version),
-                adapter: ADAPTER_VERSION.into(),
-                column: ColumnUnit::Name,
-            },
-            shape: None,
-            sites,
-            references: None,
-            pairs: Vec::new(),
-        };
-        truth
-            .validate("rustc oracle")
-            .map_err(|e| failed(e.to_string()))?;
-        Ok(truth)
+        let oracle = OracleStamp::at_name("rustc", version_word(&version), ADAPTER_VERSION);
+        ir_truth(options.corpus_id, oracle, sites).map_err(failed)
     }
 }
 
@@ -332,16 +313,11 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 pub(crate) fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed(format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir(TOOL, path)
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]

@@ -53,6 +53,23 @@ const PINNED: &[(&str, &str)] = &[
     ("SOURCE_DATE_EPOCH", "0"),
 ];
 
+/// `path` as a created, canonical directory; `tool` names the oracle in the failure.
+pub fn absolute_dir(tool: &str, path: &Path) -> Result<PathBuf, Outcome> {
+    std::fs::create_dir_all(path)
+        .and_then(|()| path.canonicalize())
+        .map_err(|e| Outcome::tool_failed(tool, format!("cannot use {}: {e}", path.display())))
+}
+
+/// The sha256 of `text` in lowercase hex (a helper's source checked against its pin).
+#[cfg(test)]
+pub(crate) fn sha256_hex(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Why a tool gave no usable answer. Serialized with the snake_case tokens the tables
 /// print (`tool_missing`, `tool_failed`, `timeout`, `not_implemented`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -76,6 +93,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// `tool` ran and failed, for `detail`.
+    pub fn tool_failed(tool: &str, detail: String) -> Outcome {
+        Outcome::ToolFailed {
+            tool: tool.into(),
+            detail,
+        }
+    }
+
     /// The stable token of this outcome.
     pub fn token(&self) -> &'static str {
         match self {

@@ -48,6 +48,18 @@ pub struct OracleStamp {
     pub column: ColumnUnit,
 }
 
+impl OracleStamp {
+    /// The stamp of an oracle whose site columns point at the call's name token.
+    pub fn at_name(name: &str, version: String, adapter: &str) -> Self {
+        OracleStamp {
+            name: name.into(),
+            version,
+            adapter: adapter.into(),
+            column: ColumnUnit::Name,
+        }
+    }
+}
+
 /// What a truth site's column points at. Only `name` is comparable with the engine's
 /// columns, which always point at the call's own name token.
 #[derive(

@@ -40,7 +40,7 @@ use serde::Deserialize;
 use crate::javac::truth_from_lines;
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Truth};
+use crate::truth::{OracleStamp, Truth};
 
 /// The adapter's version: bump it when what the truth says changes (the helper's text
 /// is pinned by a test, so changing it asks for a bump). Truths are cached by it.
@@ -163,12 +163,7 @@ impl Oracle for Tsc {
         if text.trim().is_empty() {
             return Err(failed("the checker found no call in the tree".into()));
         }
-        let stamp = OracleStamp {
-            name: "tsc".into(),
-            version: checker_version(&modules)?,
-            adapter: ADAPTER_VERSION.into(),
-            column: ColumnUnit::Name,
-        };
+        let stamp = OracleStamp::at_name("tsc", checker_version(&modules)?, ADAPTER_VERSION);
         truth_from_lines(options.corpus_id, stamp, &text).map_err(failed)
     }
 }
@@ -283,29 +278,20 @@ pub fn source_files(root: &Path, exclude: &[String]) -> std::io::Result<Vec<Stri
 }
 
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
-    std::fs::create_dir_all(path)
-        .and_then(|()| path.canonicalize())
-        .map_err(|e| failed(format!("cannot use {}: {e}", path.display())))
+    crate::toolchain::absolute_dir(TOOL, path)
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    Outcome::tool_failed(TOOL, detail)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::{Digest, Sha256};
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
-        let actual: String = Sha256::digest(HELPER_SOURCE.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::toolchain::sha256_hex(HELPER_SOURCE);
         assert_eq!(
             actual, HELPER_SHA256,
             "oracles/tsc/calls.js changed: bump ADAPTER_VERSION (cached truths are keyed by it) \

@@ -7,6 +7,7 @@ pub mod go;
 pub mod java;
 pub mod python;
 pub mod rust;
+pub(crate) mod syntax;
 pub mod typescript;
 
 use crate::facts::FileFacts;

@@ -1,12 +1,14 @@
 //! The annotated-fixture harness shared by the Java and Go fixture tests (the
 //! `//- path` / `// ^ …` format documented in java_fixtures.rs). A test file that
-//! uses it declares `fn fixtures_dir() -> PathBuf` and `const LANGUAGE: Language`.
+//! uses it declares `fn fixtures_dir() -> PathBuf` and `const LANGUAGE: Language`,
+//! and may write its fixture tests with `fixtures!` (`#[macro_use] mod slash_fixtures;`).
 
 #![allow(dead_code)] // each test binary uses a part of this module
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use engine::lang::Language;
 use engine::limits::Limits;
 use engine::report::{CallEntry, Report};
 use engine::Options;
@@ -146,7 +148,27 @@ pub fn parse_what(what: &str) -> Option<Expect> {
     (what == "none").then_some(Expect::None)
 }
 
+/// One `#[test]` per fixture, run by `run_fixture` (or the runner named before a
+/// `;`), and `ALL_FIXTURES`, their names.
+macro_rules! fixtures {
+    ($run:ident; $($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { $run(stringify!($name)); } )*
+        const ALL_FIXTURES: &[&str] = &[$(stringify!($name)),*];
+    };
+    ($($name:ident),* $(,)?) => {
+        fixtures!(run_fixture; $($name),*);
+    };
+}
+
+/// How a test analyses its files: `analyze`, or a language family's own.
+pub type Analyze = fn(&[(String, String)]) -> Report;
+
 pub fn analyze(files: &[(String, String)]) -> Report {
+    analyze_languages(files, &[super::LANGUAGE])
+}
+
+/// Analyse the files as the given languages together.
+pub fn analyze_languages(files: &[(String, String)], languages: &[Language]) -> Report {
     let dir = tempfile::tempdir().expect("temp dir");
     for (path, text) in files {
         let full = dir.path().join(path);
@@ -154,7 +176,7 @@ pub fn analyze(files: &[(String, String)]) -> Report {
         std::fs::write(full, text).unwrap();
     }
     let options = Options {
-        languages: vec![super::LANGUAGE],
+        languages: languages.to_vec(),
         limits: Limits::default(),
         threads: 2,
     };
@@ -336,6 +358,11 @@ pub fn compare_golden(name: &str, rendered: &str) -> Result<(), String> {
 
 /// Run one fixture: every expectation, then the golden rendering.
 pub fn run_fixture(name: &str) -> Report {
+    run_fixture_with(name, analyze)
+}
+
+/// `run_fixture`, the files analysed by `analyze`.
+pub fn run_fixture_with(name: &str, analyze: Analyze) -> Report {
     let text = std::fs::read_to_string(super::fixtures_dir().join(format!("{name}.txt")))
         .expect("fixture exists");
     let fixture = parse_fixture(&text);
@@ -399,4 +426,70 @@ pub fn assert_every_family_is_exercised(fixtures: &[&str]) {
         unlisted.is_empty(),
         "families asserted but not in the language's policy: {unlisted:?}"
     );
+}
+
+/// The harness itself must be able to fail: the fixture `text` has one expectation,
+/// at `(line, column)`, that is wrong; it is reported, and the same expectation
+/// naming `right` (placed by `family`) passes.
+pub fn assert_a_wrong_expectation_fails(
+    analyze: Analyze,
+    text: &str,
+    at: (u32, u32),
+    right: &str,
+    family: &str,
+) {
+    let fixture = parse_fixture(text);
+    let report = analyze(&fixture.files);
+    let e = &fixture.expectations[0];
+    assert_eq!((e.line, e.column), at);
+    assert!(
+        check_one(&report, e).is_err(),
+        "the wrong expectation must be reported: {e:?}"
+    );
+    let right = Expectation {
+        what: Expect::Callee {
+            qname: right.into(),
+            family: family.into(),
+            decl: None,
+        },
+        ..e.clone()
+    };
+    assert_eq!(check_one(&report, &right), Ok(()));
+}
+
+/// A file of 26 000 functions, `first` then `next(i, i - 1)` for each further
+/// one, each calling the previous one: every call is placed in the tree
+/// (`lexical`), and the analysis stays linear.
+pub fn assert_26000_functions_resolve_every_call(
+    analyze: Analyze,
+    path: &str,
+    first: &str,
+    next: impl Fn(usize, usize) -> String,
+) {
+    let mut text = String::from(first);
+    for i in 1..26_000 {
+        text.push_str(&next(i, i - 1));
+    }
+    let report = analyze(&[(path.to_string(), text)]);
+    assert_eq!(report.calls.len(), 25_999);
+    assert!(report
+        .calls
+        .iter()
+        .all(|c| c.resolution == "in_tree" && c.placed_by.map(|f| f.token()) == Some("lexical")));
+}
+
+/// Expressions nested far past the walk's depth bound (`text(open, close)`, the
+/// two 5 000 times `g(` and `)`): the file is analysed, the cut is counted as a
+/// parse error, nothing overflows.
+pub fn assert_deep_nesting_is_cut(
+    analyze: Analyze,
+    path: &str,
+    text: impl Fn(&str, &str) -> String,
+) {
+    let depth = 5_000;
+    let text = text(&"g(".repeat(depth), &")".repeat(depth));
+    let report = analyze(&[(path.to_string(), text)]);
+    assert_eq!(report.files.len(), 1);
+    assert!(report.files[0].parse_errors >= 1);
+    assert!(!report.calls.is_empty());
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use oracles::{Outcome, Tool};
 
-use super::{already_downloaded, download_dir, fetch_verified};
+use super::{fetch_verified, prepare_download, tool_failed, Download};
 use crate::corpora::CorpusEntry;
 use crate::pipeline::Fetcher;
 
@@ -41,10 +41,7 @@ impl Fetcher for Crates {
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    tool_failed(TOOL, detail)
 }
 
 /// The archive's file name: `NAME-VERSION.crate`.
@@ -75,15 +72,10 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
             corpus.id, source.archive
         )));
     }
-    let dir = download_dir(cache_dir, corpus);
-    if let Some(found) = already_downloaded(&dir, &name, &source.sha256) {
-        return Ok(found);
-    }
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| failed(format!("cannot resolve {}: {e}", dir.display())))?;
+    let dir = match prepare_download(cache_dir, corpus, &name, TOOL)? {
+        Download::Cached(found) => return Ok(found),
+        Download::Into(dir) => dir,
+    };
     let url = format!("{STATIC_CRATES}/{}/{name}", source.package);
     let partial = dir.join(format!("{name}.partial"));
     Tool::locate("curl")?
@@ -107,7 +99,7 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fetch::sha256_file;
+    use crate::fetch::{download_dir, sha256_file};
 
     fn corpus(sha: &str) -> CorpusEntry {
         serde_json::from_value(serde_json::json!({

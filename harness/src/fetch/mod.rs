@@ -169,6 +169,43 @@ fn file_name(path: &Path) -> String {
     )
 }
 
+/// A registry client's failure, `tool` naming the fetcher.
+pub fn tool_failed(tool: &str, detail: String) -> Outcome {
+    Outcome::ToolFailed {
+        tool: tool.into(),
+        detail,
+    }
+}
+
+/// Where a registry client is to save `archive` of `corpus`.
+pub enum Download {
+    /// The pinned archive is already in the download folder: no client runs.
+    Cached(PathBuf),
+    /// The download folder, created and canonical, for the client to save into.
+    Into(PathBuf),
+}
+
+/// The pinned `archive` when the download folder of `corpus` already holds it;
+/// otherwise that folder, created and made canonical (`tool` names the fetcher in
+/// the failure).
+pub fn prepare_download(
+    cache_dir: &Path,
+    corpus: &CorpusEntry,
+    archive: &str,
+    tool: &str,
+) -> Result<Download, Outcome> {
+    let dir = download_dir(cache_dir, corpus);
+    if let Some(found) = already_downloaded(&dir, archive, &corpus.source.sha256) {
+        return Ok(Download::Cached(found));
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| tool_failed(tool, format!("cannot create {}: {e}", dir.display())))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| tool_failed(tool, format!("cannot resolve {}: {e}", dir.display())))?;
+    Ok(Download::Into(dir))
+}
+
 /// The archive named `archive` in `dir`, when it is there and matches the pin (so a
 /// second fetch does not download again).
 pub fn already_downloaded(dir: &Path, archive: &str, sha256: &str) -> Option<PathBuf> {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use oracles::{Outcome, Tool};
 
-use super::{already_downloaded, download_dir, fetch_verified};
+use super::{fetch_verified, prepare_download, tool_failed, Download};
 use crate::corpora::CorpusEntry;
 use crate::pipeline::Fetcher;
 
@@ -39,10 +39,7 @@ impl Fetcher for Npm {
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    tool_failed(TOOL, detail)
 }
 
 /// The file name `npm pack` gives a package's tarball: `ky-2.1.0.tgz`,
@@ -91,15 +88,10 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
             corpus.id
         )));
     }
-    let dir = download_dir(cache_dir, corpus);
-    if let Some(found) = already_downloaded(&dir, &archive, &source.sha256) {
-        return Ok(found);
-    }
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| failed(format!("cannot resolve {}: {e}", dir.display())))?;
+    let dir = match prepare_download(cache_dir, corpus, &archive, TOOL)? {
+        Download::Cached(found) => return Ok(found),
+        Download::Into(dir) => dir,
+    };
     let _ = std::fs::remove_file(dir.join(&archive));
     Tool::locate("npm")?
         .command(&dir)
@@ -122,7 +114,7 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fetch::sha256_file;
+    use crate::fetch::{download_dir, sha256_file};
 
     fn corpus(package: &str, archive: &str, sha: &str) -> CorpusEntry {
         serde_json::from_value(serde_json::json!({

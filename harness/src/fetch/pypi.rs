@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use oracles::{Outcome, Tool};
 
-use super::{already_downloaded, download_dir, fetch_verified};
+use super::{fetch_verified, prepare_download, tool_failed, Download};
 use crate::corpora::CorpusEntry;
 use crate::pipeline::Fetcher;
 
@@ -42,10 +42,7 @@ impl Fetcher for Pypi {
 }
 
 fn failed(detail: String) -> Outcome {
-    Outcome::ToolFailed {
-        tool: TOOL.into(),
-        detail,
-    }
+    tool_failed(TOOL, detail)
 }
 
 /// The pinned sdist in the download cache, downloaded with pip when it is not there.
@@ -57,15 +54,10 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
             corpus.id
         )));
     }
-    let dir = download_dir(cache_dir, corpus);
-    if let Some(found) = already_downloaded(&dir, &source.archive, &source.sha256) {
-        return Ok(found);
-    }
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| failed(format!("cannot resolve {}: {e}", dir.display())))?;
+    let dir = match prepare_download(cache_dir, corpus, &source.archive, TOOL)? {
+        Download::Cached(found) => return Ok(found),
+        Download::Into(dir) => dir,
+    };
     let _ = std::fs::remove_file(dir.join(&source.archive));
     Tool::locate("python3")?
         .command(&dir)
@@ -97,7 +89,7 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fetch::sha256_file;
+    use crate::fetch::{download_dir, sha256_file};
 
     /// A small sdist placed where pip would have saved it, so the test needs no
     /// network.

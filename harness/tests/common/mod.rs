@@ -157,3 +157,76 @@ pub fn read(path: &Path) -> Vec<u8> {
 pub fn has(tool: &str) -> bool {
     which::which(tool).is_ok()
 }
+
+/// A reproducible tar.gz (sorted, mtime 0, owner 0) at `path` of the folder `top`
+/// under `src`; returns its sha256.
+pub fn tar_gz(src: &Path, top: &str, path: &Path) -> String {
+    oracles::Tool::locate("tar")
+        .unwrap()
+        .command(src)
+        .args([
+            "--sort=name",
+            "--mtime=@0",
+            "--owner=0",
+            "--group=0",
+            "-czf",
+        ])
+        .arg(path)
+        .arg(top)
+        .run()
+        .unwrap();
+    harness::fetch::sha256_file(path).unwrap()
+}
+
+/// `dir/corpora.json`, listing the one corpus `entry`.
+pub fn write_corpora(dir: &Path, entry: serde_json::Value) -> PathBuf {
+    let path = dir.join("corpora.json");
+    let text = serde_json::json!({"schema": "corpora/1", "corpora": [entry]});
+    std::fs::write(&path, text.to_string()).unwrap();
+    path
+}
+
+/// `dir/callgraph`, a stand-in engine that copies the canned `report` once the
+/// shell `check` (empty, or lines ending in a newline) passes on `$2`, the root.
+pub fn stand_in_engine(dir: &Path, report: &str, check: &str) -> PathBuf {
+    let canned = dir.join("canned-report.json");
+    std::fs::write(&canned, report).unwrap();
+    let script = format!(
+        "#!/bin/sh\n[ \"$1\" = analyze ] && [ \"$3\" = --out ] || exit 2\n{check}cp {} \"$4\"\n",
+        canned.display()
+    );
+    let temp = dir.join("engine.tmp");
+    let path = dir.join("callgraph");
+    std::fs::write(&temp, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&temp, &path).unwrap();
+    path
+}
+
+/// `harness measure --corpus ID` with the list, the cache and the engine named.
+pub fn measure_corpus(
+    cwd: &Path,
+    corpus: &str,
+    out: &Path,
+    list: &Path,
+    cache: &Path,
+    engine: &Path,
+) -> Output {
+    harness(
+        cwd,
+        &[
+            "measure",
+            "--corpus",
+            corpus,
+            "--out",
+            out.to_str().unwrap(),
+            "--corpora",
+            list.to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "--engine",
+            engine.to_str().unwrap(),
+        ],
+    )
+}

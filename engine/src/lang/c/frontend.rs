@@ -22,6 +22,7 @@
 //! - Casts, `sizeof`, `alignof`, `decltype`, `noexcept(…)` are never calls, and
 //!   nothing inside an unevaluated operand is a call.
 
+use crate::lang::syntax::{children, column_of, line_of, named_children};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -202,26 +203,6 @@ struct Extractor<'s, 'w> {
     errors: u32,
     cut: bool,
     latest: std::collections::HashMap<(ScopeIdx, String), usize>,
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
-}
-
-fn named_children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-    kids.into_iter()
-}
-
-fn children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.children(&mut cursor).collect();
-    kids.into_iter()
 }
 
 impl<'s, 'w> Extractor<'s, 'w> {
@@ -743,6 +724,18 @@ impl<'s, 'w> Extractor<'s, 'w> {
         None
     }
 
+    /// The segment a qualified name's `scope` writes: a template's name without its
+    /// arguments (`Box<T>::` → `Box`), else the scope's text.
+    fn scope_segment(&self, scope: Node) -> String {
+        match scope.kind() {
+            "template_type" => scope
+                .child_by_field_name("name")
+                .map(|n| self.text(n).to_string())
+                .unwrap_or_default(),
+            _ => self.text(scope).to_string(),
+        }
+    }
+
     /// The name of a function declarator: `f`, `ns::T::m`, `~T`, `operator==`.
     fn declarator_path<'t>(&self, node: Node<'t>) -> Option<(Vec<String>, String, Node<'t>)> {
         match node.kind() {
@@ -760,14 +753,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
                 let mut cur = node;
                 for _ in 0..16 {
                     if let Some(scope) = cur.child_by_field_name("scope") {
-                        let seg = match scope.kind() {
-                            "template_type" => scope
-                                .child_by_field_name("name")
-                                .map(|n| self.text(n).to_string())
-                                .unwrap_or_default(),
-                            _ => self.text(scope).to_string(),
-                        };
-                        qualifier.push(seg);
+                        qualifier.push(self.scope_segment(scope));
                     }
                     let name = cur.child_by_field_name("name")?;
                     if name.kind() == "qualified_identifier" {
@@ -1706,14 +1692,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let mut cur = node;
         for _ in 0..16 {
             if let Some(s) = cur.child_by_field_name("scope") {
-                let seg = match s.kind() {
-                    "template_type" => s
-                        .child_by_field_name("name")
-                        .map(|n| self.text(n).to_string())
-                        .unwrap_or_default(),
-                    _ => self.text(s).to_string(),
-                };
-                scope.push(seg);
+                scope.push(self.scope_segment(s));
             }
             let name = cur.child_by_field_name("name")?;
             match name.kind() {

@@ -274,18 +274,8 @@ impl Macros {
             }
             let first_on_line = line_start;
             line_start = false;
-            if c == b'/' && i + 1 < n && src[i + 1] == b'/' {
-                while i < n && src[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            if c == b'/' && i + 1 < n && src[i + 1] == b'*' {
-                i += 2;
-                while i + 1 < n && !(src[i] == b'*' && src[i + 1] == b'/') {
-                    i += 1;
-                }
-                i = (i + 2).min(n);
+            if let Some(end) = skip_comment(src, i) {
+                i = end;
                 continue;
             }
             if c == b'"' || c == b'\'' {
@@ -541,18 +531,8 @@ fn tokens(src: &[u8]) -> Vec<&[u8]> {
             continue;
         }
         line_start = false;
-        if c == b'/' && i + 1 < n && src[i + 1] == b'/' {
-            while i < n && src[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c == b'/' && i + 1 < n && src[i + 1] == b'*' {
-            i += 2;
-            while i + 1 < n && !(src[i] == b'*' && src[i + 1] == b'/') {
-                i += 1;
-            }
-            i = (i + 2).min(n);
+        if let Some(end) = skip_comment(src, i) {
+            i = end;
             continue;
         }
         if c == b'"' || c == b'\'' {
@@ -913,6 +893,32 @@ fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// Where the `//` or `/* … */` comment starting at `i` ends (a line comment at its
+/// newline, an unclosed block comment at the end), or `None` when none starts there.
+fn skip_comment(src: &[u8], i: usize) -> Option<usize> {
+    let n = src.len();
+    if src[i] != b'/' || i + 1 >= n {
+        return None;
+    }
+    match src[i + 1] {
+        b'/' => {
+            let mut i = i;
+            while i < n && src[i] != b'\n' {
+                i += 1;
+            }
+            Some(i)
+        }
+        b'*' => {
+            let mut i = i + 2;
+            while i + 1 < n && !(src[i] == b'*' && src[i + 1] == b'/') {
+                i += 1;
+            }
+            Some((i + 2).min(n))
+        }
+        _ => None,
+    }
 }
 
 fn skip_quoted(src: &[u8], start: usize) -> usize {

@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use crate::lang::syntax::{column_of, line_of, named_children};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -190,14 +191,6 @@ struct Extractor<'s> {
     /// The latest binding of each name in each scope (scope, name) → index in its
     /// bindings, so reads while walking are hash hits, not scans of a scope.
     latest: std::collections::HashMap<(ScopeIdx, String), usize>,
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
 }
 
 impl<'s> Extractor<'s> {
@@ -1124,12 +1117,6 @@ impl<'s> Extractor<'s> {
         }
         text[start..].to_string()
     }
-}
-
-fn named_children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-    kids.into_iter()
 }
 
 #[cfg(test)]

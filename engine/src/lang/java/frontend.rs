@@ -6,6 +6,7 @@
 //! but bounded: past [`MAX_DEPTH`] levels it stops descending and counts a parse
 //! error, so a 50 000-level expression cannot overflow the stack.
 
+use crate::lang::syntax::{column_of, line_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -1482,14 +1483,6 @@ fn type_name_token(node: Node) -> Node {
         }
     }
     cur
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
 }
 
 fn end_line_of(node: Node) -> u32 {

@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+use crate::lang::syntax::{column_of, line_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -370,14 +371,6 @@ struct Extractor<'s> {
     in_tree_macro: bool,
 }
 
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
-}
-
 fn end_line_of(node: Node) -> u32 {
     node.end_position().row as u32 + 1
 }
@@ -431,6 +424,14 @@ impl<'s> Extractor<'s> {
             return true;
         }
         false
+    }
+
+    /// Enters a new `kind` scope, the body of declaration `idx` (the caller saves
+    /// and restores the scope it leaves).
+    fn enter_body(&mut self, kind: ScopeKind, idx: DeclIdx) {
+        let scope = self.push_scope(kind, Some(idx));
+        self.facts.decls[idx as usize].body = Some(scope);
+        self.scope = scope;
     }
 
     fn push_scope(&mut self, kind: ScopeKind, owner: Option<DeclIdx>) -> ScopeIdx {
@@ -628,9 +629,7 @@ impl<'s> Extractor<'s> {
             return;
         };
         let saved = (self.scope, self.owner, self.parent);
-        let scope = self.push_scope(ScopeKind::Function, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Function, idx);
         self.owner = Some(idx);
         self.parent = None;
         if let Some(ty) = receiver {
@@ -680,14 +679,26 @@ impl<'s> Extractor<'s> {
             .collect()
     }
 
-    fn struct_item(&mut self, node: Node, attrs: Vec<Decorator>) {
-        let Some(name_node) = node.child_by_field_name("name") else {
-            return;
-        };
+    /// The declaration a named type item (struct, enum, trait) starts with: its
+    /// name, attributes and type parameters; `None` when it has no name.
+    fn type_item_decl(
+        &self,
+        node: Node,
+        kind: DeclKind,
+        attrs: Vec<Decorator>,
+    ) -> Option<(String, Decl)> {
+        let name_node = node.child_by_field_name("name")?;
         let name = self.text(name_node).to_string();
-        let mut decl = self.new_decl(&name, DeclKind::Class, node, name_node);
+        let mut decl = self.new_decl(&name, kind, node, name_node);
         decl.decorators = attrs;
         decl.type_params = self.type_params(node);
+        Some((name, decl))
+    }
+
+    fn struct_item(&mut self, node: Node, attrs: Vec<Decorator>) {
+        let Some((name, mut decl)) = self.type_item_decl(node, DeclKind::Class, attrs) else {
+            return;
+        };
         if let Some(body) = node.child_by_field_name("body") {
             decl.fields = self.fields(body);
         }
@@ -741,13 +752,9 @@ impl<'s> Extractor<'s> {
     /// An enum: its variants are its `fields` (no type), so `E::V(x)` is known
     /// to construct a variant, not to call a function.
     fn enum_item(&mut self, node: Node, depth: u32, attrs: Vec<Decorator>) {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some((name, mut decl)) = self.type_item_decl(node, DeclKind::Enum, attrs) else {
             return;
         };
-        let name = self.text(name_node).to_string();
-        let mut decl = self.new_decl(&name, DeclKind::Enum, node, name_node);
-        decl.decorators = attrs;
-        decl.type_params = self.type_params(node);
         let mut discriminants = Vec::new();
         if let Some(body) = node.child_by_field_name("body") {
             for v in named_children(body) {
@@ -779,13 +786,9 @@ impl<'s> Extractor<'s> {
     /// A trait: its methods (declared or with a default body) are its members;
     /// its supertraits are its bases.
     fn trait_item(&mut self, node: Node, depth: u32, attrs: Vec<Decorator>) {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some((name, mut decl)) = self.type_item_decl(node, DeclKind::Interface, attrs) else {
             return;
         };
-        let name = self.text(name_node).to_string();
-        let mut decl = self.new_decl(&name, DeclKind::Interface, node, name_node);
-        decl.decorators = attrs;
-        decl.type_params = self.type_params(node);
         if let Some(bounds) = node.child_by_field_name("bounds") {
             for b in named_children(bounds) {
                 if let Some(t) = self.type_ref(b, 0) {
@@ -804,9 +807,7 @@ impl<'s> Extractor<'s> {
             return;
         };
         let saved = (self.scope, self.parent, self.owner);
-        let scope = self.push_scope(ScopeKind::Class, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Class, idx);
         self.parent = Some(idx);
         self.owner = None;
         self.items(body, depth + 1);
@@ -861,9 +862,7 @@ impl<'s> Extractor<'s> {
         let idx = self.push_decl(decl);
         self.bind(&name, 0, BindingValue::Decl(idx));
         let saved = (self.scope, self.parent, self.owner);
-        let scope = self.push_scope(ScopeKind::Module, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Module, idx);
         self.parent = Some(idx);
         self.owner = None;
         self.within.push(name);
@@ -1513,9 +1512,7 @@ impl<'s> Extractor<'s> {
             .collect();
         let idx = self.push_decl(decl);
         let saved = (self.scope, self.owner);
-        let scope = self.push_scope(ScopeKind::Lambda, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
+        self.enter_body(ScopeKind::Lambda, idx);
         self.owner = Some(idx);
         for (i, p) in patterns.into_iter().enumerate() {
             let mut paths = Vec::new();

@@ -25,6 +25,7 @@
 //! - `await e` is the awaited value: the `Subscript` of e by the key [`AWAIT`], and the
 //!   segment [`AWAIT`] in a receiver path read after a call.
 
+use crate::lang::syntax::{children, column_of, line_of, named_children};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -189,26 +190,6 @@ struct Extractor<'s> {
     poisoned: std::collections::HashSet<(ScopeIdx, String)>,
     /// Variables already given their value by an assignment after a bare declaration.
     assigned: std::collections::HashSet<(ScopeIdx, String)>,
-}
-
-fn line_of(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn column_of(node: Node) -> u32 {
-    node.start_position().column as u32 + 1
-}
-
-fn named_children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-    kids.into_iter()
-}
-
-fn children(node: Node) -> impl Iterator<Item = Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.children(&mut cursor).collect();
-    kids.into_iter()
 }
 
 /// A tag JSX treats as a component (a call of it), not an intrinsic element.
@@ -614,9 +595,7 @@ impl<'s> Extractor<'s> {
                                     let Some(name) = s.child_by_field_name("name") else {
                                         continue;
                                     };
-                                    let name = self
-                                        .string_value(name)
-                                        .unwrap_or_else(|| self.text(name).to_string());
+                                    let name = self.property_name(name);
                                     let alias = s
                                         .child_by_field_name("alias")
                                         .map(|a| self.text(a).to_string())
@@ -720,15 +699,10 @@ impl<'s> Extractor<'s> {
                         let Some(name) = s.child_by_field_name("name") else {
                             continue;
                         };
-                        let name = self
-                            .string_value(name)
-                            .unwrap_or_else(|| self.text(name).to_string());
+                        let name = self.property_name(name);
                         let alias = s
                             .child_by_field_name("alias")
-                            .map(|a| {
-                                self.string_value(a)
-                                    .unwrap_or_else(|| self.text(a).to_string())
-                            })
+                            .map(|a| self.property_name(a))
                             .unwrap_or_else(|| name.clone());
                         match &source {
                             Some(spec) => {
@@ -896,7 +870,8 @@ impl<'s> Extractor<'s> {
         Some(idx)
     }
 
-    /// The name a property-like node spells: `m`, `#m`, `"m"`.
+    /// The name a property-like node or an import/export specifier spells: `m`,
+    /// `#m`, `"m"`.
     fn property_name(&self, node: Node) -> String {
         self.string_value(node)
             .unwrap_or_else(|| self.text(node).to_string())
@@ -1755,39 +1730,32 @@ impl<'s> Extractor<'s> {
                 }
             }
             [object, "prototype", member] => {
-                let object = object.to_string();
                 let key = Key::Str(format!("{PROTOTYPE}{member}"));
-                let value = shape.value();
-                let scope = self.scope_binding(&object).unwrap_or(self.scope);
-                let name = slot_name(&object, &key);
-                self.bind_in(
-                    scope,
-                    &name,
-                    line,
-                    BindingValue::Slot {
-                        key: Some(key),
-                        value,
-                    },
-                );
+                self.write_slot(object, key, shape, line);
             }
             [object, member] => {
-                let object = object.to_string();
                 let key = Key::Str(member.to_string());
-                let value = shape.value();
-                let scope = self.scope_binding(&object).unwrap_or(self.scope);
-                let name = slot_name(&object, &key);
-                self.bind_in(
-                    scope,
-                    &name,
-                    line,
-                    BindingValue::Slot {
-                        key: Some(key),
-                        value,
-                    },
-                );
+                self.write_slot(object, key, shape, line);
             }
             _ => {}
         }
+    }
+
+    /// `object[key] = shape`: the slot is bound where `object` is bound (else in
+    /// the current scope).
+    fn write_slot(&mut self, object: &str, key: Key, shape: Shape, line: u32) {
+        let value = shape.value();
+        let scope = self.scope_binding(object).unwrap_or(self.scope);
+        let name = slot_name(object, &key);
+        self.bind_in(
+            scope,
+            &name,
+            line,
+            BindingValue::Slot {
+                key: Some(key),
+                value,
+            },
+        );
     }
 
     /// `x = v`: the first value of a variable declared bare (`let x;`) in this
@@ -1971,24 +1939,10 @@ impl<'s> Extractor<'s> {
                 function,
                 CallKind::ConstructorChain,
             ),
-            "member_expression" => {
-                let prop = function.child_by_field_name("property");
-                let receiver = function
-                    .child_by_field_name("object")
-                    .map(|o| self.walk(o, d).receiver())
-                    .unwrap_or(Receiver::Unknown);
-                match prop {
-                    Some(p) => (
-                        Callee::Member {
-                            receiver,
-                            name: self.text(p).to_string(),
-                        },
-                        p,
-                        CallKind::Call,
-                    ),
-                    None => (Callee::Dynamic, function, CallKind::Call),
-                }
-            }
+            "member_expression" => match self.member_callee(function, d) {
+                Some((callee, p)) => (callee, p, CallKind::Call),
+                None => (Callee::Dynamic, function, CallKind::Call),
+            },
             "subscript_expression" => {
                 let object = function.child_by_field_name("object");
                 let index = function.child_by_field_name("index");
@@ -2084,6 +2038,19 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// `o.p` called: the member `p` of the receiver `o` (walked, even when the
+    /// property is missing; then there is no callee).
+    fn member_callee<'t>(&mut self, member: Node<'t>, d: u32) -> Option<(Callee, Node<'t>)> {
+        let prop = member.child_by_field_name("property");
+        let receiver = member
+            .child_by_field_name("object")
+            .map(|o| self.walk(o, d).receiver())
+            .unwrap_or(Receiver::Unknown);
+        let p = prop?;
+        let name = self.text(p).to_string();
+        Some((Callee::Member { receiver, name }, p))
+    }
+
     fn new_expression(&mut self, node: Node, d: u32) -> Shape {
         let Some(ctor) = node.child_by_field_name("constructor") else {
             self.walk_children(node, d);
@@ -2095,18 +2062,10 @@ impl<'s> Extractor<'s> {
                 (Callee::Name(n.clone()), ctor, Some(TypeRef::simple(&n)))
             }
             "member_expression" => {
-                let prop = ctor.child_by_field_name("property");
                 let path = self.member_path(ctor);
-                let receiver = ctor
-                    .child_by_field_name("object")
-                    .map(|o| self.walk(o, d).receiver())
-                    .unwrap_or(Receiver::Unknown);
-                match prop {
-                    Some(p) => (
-                        Callee::Member {
-                            receiver,
-                            name: self.text(p).to_string(),
-                        },
+                match self.member_callee(ctor, d) {
+                    Some((callee, p)) => (
+                        callee,
                         p,
                         path.map(|path| TypeRef {
                             path,
