@@ -181,6 +181,10 @@ pub struct Decl {
     /// header, in the files that include it): `static` at file scope or a member of
     /// an anonymous namespace.
     pub file_local: bool,
+    /// Python: a generator (a body with `yield`) whose every `yield` hands out the
+    /// same bare name (`yield f`); `None` for everything else. Iterating the
+    /// generator's result gives that value.
+    pub yields_value: Option<ReturnValue>,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -233,6 +237,7 @@ impl Decl {
             is_module: false,
             scope_path: Vec::new(),
             file_local: false,
+            yields_value: None,
         }
     }
 

@@ -421,6 +421,11 @@ impl<'c, 'a> Py<'c, 'a> {
     /// An element of an iterable whose written type says what it holds
     /// (`items: List[Item]`, `def get() -> Iterator[Item]`, `self.items: list[Item]`).
     fn element_of(&self, at: At, iterable: &ValueExpr, hops: u32) -> Res {
+        if let ValueExpr::CallResult(c) = iterable {
+            if let Some(e) = self.generator_yield(at.file, *c, hops) {
+                return Ok(e);
+            }
+        }
         if let Some((ty, written_at)) = self.written_type_of(at, iterable, hops) {
             let element = element_type(&ty).ok_or(Miss::Local)?;
             return self.instance_of(written_at, element, hops + 1);
@@ -548,6 +553,32 @@ impl<'c, 'a> Py<'c, 'a> {
         };
         match e.val {
             Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => Some(f),
+            _ => None,
+        }
+    }
+
+    /// `for x in gen():` where gen is an in-tree generator whose every `yield` hands
+    /// out the same name: x is what that name holds at the end of gen's body, when
+    /// it is a function (anything else is left to the other rules).
+    fn generator_yield(&self, file: u32, c: CallIdx, hops: u32) -> Option<Eval> {
+        let gen = self.callee_of_call(file, c, hops)?;
+        let decl = self.cx.index.decl(gen);
+        if !matches!(decl.kind, DeclKind::Function | DeclKind::Method) {
+            return None;
+        }
+        let Some(ReturnValue::Name(n)) = &decl.yields_value else {
+            return None;
+        };
+        let body = At {
+            file: gen.file,
+            scope: decl.body?,
+            line: decl.end_line + 1,
+        };
+        let e = self.name(body, n, hops + 1).ok()?;
+        match e.val {
+            Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
+                Some(Eval::new(Val::Entity(f), Family::ValueFlow))
+            }
             _ => None,
         }
     }

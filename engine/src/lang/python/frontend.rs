@@ -32,6 +32,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
         },
         lambdas: 0,
         returns: Vec::new(),
+        yields: Vec::new(),
         globals: Vec::new(),
     };
     let root = tree.root_node();
@@ -89,6 +90,9 @@ struct Extractor<'s> {
     lambdas: u32,
     /// Per open function: what each `return` returned.
     returns: Vec<(DeclIdx, Vec<Option<ReturnValue>>)>,
+    /// Per open function: what each `yield` handed out (`None` for `yield from` or
+    /// anything but a bare name).
+    yields: Vec<Vec<Option<ReturnValue>>>,
     /// Per open function: names declared `global`.
     globals: Vec<Vec<String>>,
 }
@@ -334,6 +338,22 @@ impl<'s> Extractor<'s> {
             _ => None,
         };
         if let Some((_, list)) = self.returns.last_mut() {
+            list.push(rv);
+        }
+    }
+
+    /// `yield f` records the bare name handed out; `yield from g`, `yield` and any
+    /// other value record an unknown, so the generator's element is not followed.
+    fn yield_expression(&mut self, node: Node, cx: &Ctx) {
+        let delegates = (0..node.child_count())
+            .filter_map(|i| node.child(i))
+            .any(|c| c.kind() == "from");
+        let handed = node.named_child(0).map(|v| self.expr(v, cx));
+        let rv = match handed {
+            Some(Ex::Name(n)) if !delegates => Some(ReturnValue::Name(n)),
+            _ => None,
+        };
+        if let Some(list) = self.yields.last_mut() {
             list.push(rv);
         }
     }
@@ -921,13 +941,22 @@ impl<'s> Extractor<'s> {
             ..inner
         };
         self.returns.push((idx, Vec::new()));
+        self.yields.push(Vec::new());
         self.globals.push(Vec::new());
         if let Some(body) = node.child_by_field_name("body") {
             self.block(body, &inner);
         }
         self.globals.pop();
         let (_, rets) = self.returns.pop().unwrap_or((idx, Vec::new()));
-        self.facts.decls[idx as usize].returns_value = agreed_return(rets);
+        let yields = self.yields.pop().unwrap_or_default();
+        let decl = &mut self.facts.decls[idx as usize];
+        if yields.is_empty() {
+            decl.returns_value = agreed_return(rets);
+        } else {
+            // A generator: calling it gives a generator, never what `return` names;
+            // iterating it gives what every `yield` agrees on.
+            decl.yields_value = agreed_return(yields);
+        }
     }
 
     /// Parameters bind in the function's scope; defaults and annotations are read in
@@ -1265,6 +1294,10 @@ impl<'s> Extractor<'s> {
             },
             "await" => {
                 self.visit_children(node, cx);
+                Ex::Unknown
+            }
+            "yield" => {
+                self.yield_expression(node, cx);
                 Ex::Unknown
             }
             "named_expression" => {
