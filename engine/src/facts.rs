@@ -550,6 +550,8 @@ pub enum Receiver {
     },
     /// Java `Outer.this`.
     QualifiedThis(String),
+    /// Python: a subscript of a table by literal keys (`ls[0]` in `ls[0][0]()`).
+    Subscript(Box<ValueExpr>),
     /// C++ `a::b::f()`: the scope path written before the last `::` (`["a", "b"]`);
     /// empty for the global scope (`::f()`).
     Scope(Vec<String>),

@@ -50,6 +50,9 @@ struct Table<'a> {
     /// The read's line when it is in the table's own scope (writes after it do not
     /// count); `None` when read elsewhere (every later write counts).
     read: Option<u32>,
+    /// A table nested in another's slot (`ls[0]` of `[[f]]`): its writes are the
+    /// outer name's.
+    inner: bool,
 }
 
 impl<'a> Table<'a> {
@@ -616,11 +619,56 @@ impl<'c, 'a> Py<'c, 'a> {
     /// `d["k"]` / `a[0]` where `d` holds a literal table: the entry, read at the
     /// nearest write of `d`.
     pub fn table_entry(&self, at: At, base: &ValueExpr, key: &Key, hops: u32) -> Res {
-        let ValueExpr::Name(name) = base else {
-            return Err(Miss::Unknown);
-        };
-        let table = self.table_of(at, name, hops).ok_or(Miss::Local)?;
+        let table = self.table_read(at, base, hops).ok_or(Miss::Local)?;
         self.slot_value(&table, key, hops + 1)
+    }
+
+    /// The literal table a read names: `d` itself, or `d["a"][0]` when each slot on
+    /// the way holds a literal table written in place (a nested write or mutation
+    /// makes the outer slot unknowable in the frontend, so none is missed here).
+    fn table_read(&self, at: At, base: &ValueExpr, hops: u32) -> Option<Table<'a>> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        match base {
+            ValueExpr::Name(name) => self.table_of(at, name, hops),
+            ValueExpr::Subscript { base, key } => {
+                let outer = self.table_read(at, base, hops + 1)?;
+                let literal = self.slot_literal(&outer, key)?;
+                Some(Table {
+                    literal,
+                    inner: true,
+                    ..outer
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The literal table slot `key` holds, written in place (`[[f], g]`,
+    /// `{"a": {"b": f}}`), after the writes `slot_value` would see; anything else
+    /// (a name, an unknown write) is not followed.
+    fn slot_literal(&self, table: &Table<'a>, key: &Key) -> Option<&'a ValueExpr> {
+        let mut entry = match (table.literal, key) {
+            (ValueExpr::Dict(entries), k) => {
+                entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
+            }
+            (ValueExpr::Sequence(items), Key::Int(i)) => {
+                let i = if *i < 0 { items.len() as i64 + i } else { *i };
+                usize::try_from(i).ok().and_then(|i| items.get(i))
+            }
+            _ => None,
+        };
+        for w in self.later_writes(table) {
+            if let BindingValue::Slot { key: k, value } = &w.value {
+                match k {
+                    Some(k) if k == key => entry = Some(value),
+                    Some(_) => {}
+                    None => return None,
+                }
+            }
+        }
+        entry.filter(|e| matches!(e, ValueExpr::Dict(_) | ValueExpr::Sequence(_)))
     }
 
     /// What slot `key` of a table holds: the literal's entry, replaced (or added) by
@@ -658,7 +706,10 @@ impl<'c, 'a> Py<'c, 'a> {
         let written = table.written;
         self.file(written.file).scopes[written.scope as usize]
             .named(&table.name)
-            .filter(move |w| w.line > written.line && table.read.is_none_or(|r| w.line < r))
+            .filter(move |w| {
+                // A nested table's writes were seen on its outer slot.
+                !table.inner && w.line > written.line && table.read.is_none_or(|r| w.line < r)
+            })
     }
 
     /// The literal table a name holds: directly, through an alias, as what a called
@@ -689,6 +740,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 name: name.to_string(),
                 written: here,
                 read: same_scope.then_some(at.line),
+                inner: false,
             }),
             ValueExpr::Name(other) => self
                 .table_of(here, other, hops + 1)

@@ -202,6 +202,21 @@ impl<'s> Extractor<'s> {
                 }
             }
             "with_statement" => self.with_statement(node, cx),
+            "delete_statement" => {
+                // `del d["k"]` / `del a[0][1]`: the table's slots move or vanish.
+                for target in named_children(node) {
+                    let targets = match target.kind() {
+                        "expression_list" => named_children(target),
+                        _ => vec![target],
+                    };
+                    for t in targets {
+                        self.expr(t, cx);
+                        if t.kind() == "subscript" {
+                            self.table_deleted(t, cx);
+                        }
+                    }
+                }
+            }
             "try_statement"
             | "if_statement"
             | "while_statement"
@@ -547,6 +562,8 @@ impl<'s> Extractor<'s> {
         self.expr(target, cx);
         let base = target.child_by_field_name("value");
         let Some(base) = base.filter(|b| b.kind() == "identifier") else {
+            // `d["a"]["b"] = v`: the inner table changes.
+            self.inner_table_changed(target, cx);
             return;
         };
         let subs: Vec<Node> = target
@@ -559,6 +576,46 @@ impl<'s> Extractor<'s> {
         let value = value.as_ref().map(value_of).unwrap_or(ValueExpr::Unknown);
         let name = self.text(base).to_string();
         self.bind(cx, &name, pos(target).0, BindingValue::Slot { key, value });
+    }
+
+    /// `d["a"]["b"] = v`, `del d["a"][0]`, `d["a"].append(v)`: the table nested in
+    /// `d["a"]` changes, so the outermost name's slot `"a"` becomes unknowable (every
+    /// slot when the first key is computed). Nested tables are read through that slot.
+    fn inner_table_changed(&mut self, node: Node, cx: &Ctx) {
+        let mut key = None;
+        let mut current = node;
+        loop {
+            match current.kind() {
+                "subscript" => {
+                    let subs: Vec<Node> = current
+                        .children_by_field_name("subscript", &mut current.walk())
+                        .collect();
+                    key = match subs.as_slice() {
+                        [one] => self.literal_key(*one),
+                        _ => None,
+                    };
+                }
+                "attribute" => key = None,
+                "identifier" => break,
+                _ => return,
+            }
+            let next = match current.kind() {
+                "attribute" => current.child_by_field_name("object"),
+                _ => current.child_by_field_name("value"),
+            };
+            let Some(next) = next else { return };
+            current = next;
+        }
+        let name = self.text(current).to_string();
+        self.bind(
+            cx,
+            &name,
+            pos(node).0,
+            BindingValue::Slot {
+                key,
+                value: ValueExpr::Unknown,
+            },
+        );
     }
 
     /// `self.x = v` / `self.x: T = v` inside a method: a field of the class.
@@ -1467,7 +1524,11 @@ impl<'s> Extractor<'s> {
             (Ex::Call(inner), _) => (Callee::Result(*inner), function),
             (Ex::Subscript(base, key), _) => (
                 Callee::Subscript {
-                    base: receiver_of(base),
+                    // `ls[0][1]()`: the inner read keeps its structure.
+                    base: match base.as_ref() {
+                        Ex::Subscript(..) => Receiver::Subscript(Box::new(value_of(base))),
+                        _ => receiver_of(base),
+                    },
                     key: Some(key.clone()),
                 },
                 function,
@@ -1540,6 +1601,7 @@ impl<'s> Extractor<'s> {
             }
         }
         self.table_mutation(&callee, first_arg.as_ref(), pos(node).0, cx);
+        self.nested_table_mutation(function, &callee, cx);
         let (line, column) = pos(name_node);
         let is_super = matches!(&callee, Callee::Name(n) if n == "super");
         let idx = self.push_call(Call {
@@ -1566,21 +1628,6 @@ impl<'s> Extractor<'s> {
     /// `d.update({"k": g})` writes the literal's slots into the table `d`; any other
     /// mutating method (`setdefault`, `pop`, `append`, …) makes its slots unknowable.
     fn table_mutation(&mut self, callee: &Callee, first_arg: Option<&Ex>, line: u32, cx: &Ctx) {
-        const MUTATORS: &[&str] = &[
-            "update",
-            "setdefault",
-            "pop",
-            "popitem",
-            "clear",
-            "append",
-            "extend",
-            "insert",
-            "remove",
-            "__setitem__",
-            "__delitem__",
-            "sort",
-            "reverse",
-        ];
         let Callee::Member {
             receiver: Receiver::Path(p),
             name,
@@ -1588,7 +1635,7 @@ impl<'s> Extractor<'s> {
         else {
             return;
         };
-        let ([table], true) = (p.as_slice(), MUTATORS.contains(&name.as_str())) else {
+        let ([table], true) = (p.as_slice(), TABLE_MUTATORS.contains(&name.as_str())) else {
             return;
         };
         match (name.as_str(), first_arg) {
@@ -1615,6 +1662,43 @@ impl<'s> Extractor<'s> {
                     value: ValueExpr::Unknown,
                 },
             ),
+        }
+    }
+
+    /// `d["a"].append(v)` / `d["a"].update(…)`: a mutating method on a nested table.
+    fn nested_table_mutation(&mut self, function: Node, callee: &Callee, cx: &Ctx) {
+        let Callee::Member { name, .. } = callee else {
+            return;
+        };
+        let object = function
+            .child_by_field_name("object")
+            .filter(|o| function.kind() == "attribute" && o.kind() == "subscript");
+        if let (Some(object), true) = (object, TABLE_MUTATORS.contains(&name.as_str())) {
+            self.inner_table_changed(object, cx);
+        }
+    }
+
+    /// `del d["k"]`: every slot of the outermost table becomes unknowable (list
+    /// indices shift).
+    fn table_deleted(&mut self, target: Node, cx: &Ctx) {
+        let mut root = target;
+        while root.kind() == "subscript" {
+            match root.child_by_field_name("value") {
+                Some(v) => root = v,
+                None => return,
+            }
+        }
+        if root.kind() == "identifier" {
+            let name = self.text(root).to_string();
+            self.bind(
+                cx,
+                &name,
+                pos(target).0,
+                BindingValue::Slot {
+                    key: None,
+                    value: ValueExpr::Unknown,
+                },
+            );
         }
     }
 
@@ -1737,6 +1821,23 @@ fn agreed_return(returns: Vec<Option<ReturnValue>>) -> Option<ReturnValue> {
     }
     Some(first)
 }
+
+/// Methods that change a table's slots.
+const TABLE_MUTATORS: &[&str] = &[
+    "update",
+    "setdefault",
+    "pop",
+    "popitem",
+    "clear",
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "__setitem__",
+    "__delitem__",
+    "sort",
+    "reverse",
+];
 
 fn receiver_of(ex: &Ex) -> Receiver {
     match ex {
