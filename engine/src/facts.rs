@@ -402,6 +402,13 @@ pub enum ValueExpr {
         base: Box<ValueExpr>,
         key: Key,
     },
+    /// Python `a[1:3]` / `a[:-1]`: a copy of part of a sequence, by literal bounds
+    /// (no step).
+    Slice {
+        base: Box<ValueExpr>,
+        start: Option<i64>,
+        stop: Option<i64>,
+    },
     /// A lambda declared at this index.
     Lambda(DeclIdx),
     /// One element of what the inner value iterates over (`for x in items:`).

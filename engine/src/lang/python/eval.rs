@@ -53,11 +53,24 @@ struct Table<'a> {
     /// A table nested in another's slot (`ls[0]` of `[[f]]`): its writes are the
     /// outer name's.
     inner: bool,
+    /// A copy of part of the sequence (`ls[1:3]`): its first index and length.
+    slice: Option<(i64, i64)>,
 }
 
 impl<'a> Table<'a> {
     fn read_elsewhere(self) -> Table<'a> {
         Table { read: None, ..self }
+    }
+
+    /// The literal's position read by index `i` (negative from the end), through
+    /// the slice the table is a copy of, if any.
+    fn index(&self, len: usize, i: i64) -> Option<usize> {
+        let (first, len) = self.slice.unwrap_or((0, len as i64));
+        let i = if i < 0 { len + i } else { i };
+        if !(0..len).contains(&i) {
+            return None;
+        }
+        usize::try_from(first + i).ok()
     }
 
     fn same_as(&self, other: &Table<'a>) -> bool {
@@ -415,6 +428,7 @@ impl<'c, 'a> Py<'c, 'a> {
             )),
             ValueExpr::Subscript { base, key } => self.table_entry(at, base, key, hops + 1),
             ValueExpr::New(_)
+            | ValueExpr::Slice { .. }
             | ValueExpr::Dict(_)
             | ValueExpr::Sequence(_)
             | ValueExpr::Unknown => Err(Miss::Local),
@@ -638,6 +652,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 Some(Table {
                     literal,
                     inner: true,
+                    slice: None,
                     ..outer
                 })
             }
@@ -654,8 +669,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
             }
             (ValueExpr::Sequence(items), Key::Int(i)) => {
-                let i = if *i < 0 { items.len() as i64 + i } else { *i };
-                usize::try_from(i).ok().and_then(|i| items.get(i))
+                table.index(items.len(), *i).and_then(|i| items.get(i))
             }
             _ => None,
         };
@@ -681,8 +695,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
             }
             (ValueExpr::Sequence(items), Key::Int(i)) => {
-                let i = if *i < 0 { items.len() as i64 + i } else { *i };
-                usize::try_from(i).ok().and_then(|i| items.get(i))
+                table.index(items.len(), *i).and_then(|i| items.get(i))
             }
             _ => None,
         };
@@ -741,7 +754,11 @@ impl<'c, 'a> Py<'c, 'a> {
                 written: here,
                 read: same_scope.then_some(at.line),
                 inner: false,
+                slice: None,
             }),
+            ValueExpr::Slice { base, start, stop } => {
+                self.sliced_table(here, name, base, *start, *stop, hops)
+            }
             ValueExpr::Name(other) => self
                 .table_of(here, other, hops + 1)
                 .map(Table::read_elsewhere),
@@ -761,6 +778,47 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// `part = ls[1:3]`: a copy of part of the literal sequence `ls` holds, taken
+    /// with every write of `ls` counted (the copy is not followed through a later
+    /// write of its own).
+    fn sliced_table(
+        &self,
+        here: At,
+        name: &str,
+        base: &ValueExpr,
+        start: Option<i64>,
+        stop: Option<i64>,
+        hops: u32,
+    ) -> Option<Table<'a>> {
+        let ValueExpr::Name(source) = base else {
+            return None;
+        };
+        let written_again = self.file(here.file).scopes[here.scope as usize]
+            .named(name)
+            .any(|w| w.line > here.line && matches!(w.value, BindingValue::Slot { .. }));
+        if written_again {
+            return None;
+        }
+        let table = self.table_of(here, source, hops + 1)?.read_elsewhere();
+        let ValueExpr::Sequence(items) = table.literal else {
+            return None;
+        };
+        if table.slice.is_some() || table.inner {
+            return None;
+        }
+        let n = items.len() as i64;
+        let bound = |b: Option<i64>, default: i64| {
+            let b = b.unwrap_or(default);
+            (if b < 0 { b + n } else { b }).clamp(0, n)
+        };
+        let first = bound(start, 0);
+        let len = (bound(stop, n) - first).max(0);
+        Some(Table {
+            slice: Some((first, len)),
+            ..table
+        })
     }
 
     /// A table parameter: every caller passes the same table by name.

@@ -81,6 +81,7 @@ enum Ex {
     Dict(Vec<(Key, Ex)>),
     Seq(Vec<Ex>),
     Subscript(Box<Ex>, Key),
+    Slice(Box<Ex>, Option<i64>, Option<i64>),
     Unknown,
 }
 
@@ -1340,8 +1341,12 @@ impl<'s> Extractor<'s> {
                     key = self.literal_key(*s);
                     self.expr(*s, cx);
                 }
-                match (key, subs.len()) {
-                    (Some(k), 1) => Ex::Subscript(Box::new(value), k),
+                match (key, subs.as_slice()) {
+                    (Some(k), [_]) => Ex::Subscript(Box::new(value), k),
+                    (None, [s]) if s.kind() == "slice" => match self.literal_bounds(*s) {
+                        Some((start, stop)) => Ex::Slice(Box::new(value), start, stop),
+                        None => Ex::Unknown,
+                    },
                     _ => Ex::Unknown,
                 }
             }
@@ -1392,6 +1397,32 @@ impl<'s> Extractor<'s> {
         for c in children {
             self.expr(c, cx);
         }
+    }
+
+    /// `a[1:3]`, `a[:-1]`, `a[2:]`: bounds that are integer literals (possibly
+    /// negated), no step; anything else is not a slice the engine follows.
+    fn literal_bounds(&self, slice: Node) -> Option<(Option<i64>, Option<i64>)> {
+        let mut bounds = [None, None];
+        let mut at = 0;
+        for i in 0..slice.child_count() {
+            let c = slice.child(i)?;
+            match c.kind() {
+                ":" => {
+                    at += 1;
+                    if at > 1 {
+                        return None; // a step
+                    }
+                }
+                "integer" => bounds[at] = Some(self.text(c).parse::<i64>().ok()?),
+                "unary_operator" if self.text(c).starts_with('-') => {
+                    let n = c.named_child(0).filter(|n| n.kind() == "integer")?;
+                    bounds[at] = Some(-self.text(n).parse::<i64>().ok()?);
+                }
+                "comment" => {}
+                _ => return None,
+            }
+        }
+        (at == 1).then_some((bounds[0], bounds[1]))
     }
 
     fn literal_key(&self, node: Node) -> Option<Key> {
@@ -1871,6 +1902,11 @@ fn value_of(ex: &Ex) -> ValueExpr {
         Ex::Subscript(base, key) => ValueExpr::Subscript {
             base: Box::new(value_of(base)),
             key: key.clone(),
+        },
+        Ex::Slice(base, start, stop) => ValueExpr::Slice {
+            base: Box::new(value_of(base)),
+            start: *start,
+            stop: *stop,
         },
         Ex::CallThen(..) | Ex::Super | Ex::Unknown => ValueExpr::Unknown,
     }
