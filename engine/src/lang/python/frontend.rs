@@ -34,6 +34,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
         returns: Vec::new(),
         yields: Vec::new(),
         globals: Vec::new(),
+        evaluated: Vec::new(),
     };
     let root = tree.root_node();
     x.count_errors(root);
@@ -45,6 +46,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
         self_name: None,
     };
     x.block(root, &cx);
+    x.place_evaluated();
     x.facts
 }
 
@@ -94,6 +96,8 @@ struct Extractor<'s> {
     /// Per open function: what each `yield` handed out (`None` for `yield from` or
     /// anything but a bare name).
     yields: Vec<Vec<Option<ReturnValue>>>,
+    /// `eval("f()")` sites waiting for the whole file (see `evaluated_literal`).
+    evaluated: Vec<(String, Call)>,
     /// Per open function: names declared `global`.
     globals: Vec<Vec<String>>,
 }
@@ -1633,6 +1637,7 @@ impl<'s> Extractor<'s> {
         }
         self.table_mutation(&callee, first_arg.as_ref(), pos(node).0, cx);
         self.nested_table_mutation(function, &callee, cx);
+        self.evaluated_literal(node, &callee, cx);
         let (line, column) = pos(name_node);
         let is_super = matches!(&callee, Callee::Name(n) if n == "super");
         let idx = self.push_call(Call {
@@ -1653,6 +1658,107 @@ impl<'s> Extractor<'s> {
             Ex::Super
         } else {
             Ex::Call(idx)
+        }
+    }
+
+    /// `eval("f()")` / `exec("f()")` with one literal string argument whose text
+    /// parses as a single call of a bare name without arguments: that call is a
+    /// site of its own, placed on the string. Kept pending until the file is read:
+    /// it counts only when nothing in the file binds `eval`/`exec` (the built-in
+    /// runs it) and no star import could.
+    fn evaluated_literal(&mut self, node: Node, callee: &Callee, cx: &Ctx) {
+        let Callee::Name(runner) = callee else {
+            return;
+        };
+        if runner != "eval" && runner != "exec" {
+            return;
+        }
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let [string] = named_children(arguments)[..] else {
+            return;
+        };
+        let Some(code) = self.string_content(string) else {
+            return;
+        };
+        let mut parser = tree_sitter::Parser::new();
+        if parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .is_err()
+        {
+            return;
+        }
+        let Some(tree) = parser.parse(code.as_bytes(), None) else {
+            return;
+        };
+        let root = tree.root_node();
+        let [statement] = named_children(root)[..] else {
+            return;
+        };
+        let [call] = named_children(statement)[..] else {
+            return;
+        };
+        if root.has_error() || statement.kind() != "expression_statement" || call.kind() != "call"
+        {
+            return;
+        }
+        let function = call.child_by_field_name("function");
+        let arguments = call.child_by_field_name("arguments");
+        let (Some(function), Some(arguments)) = (function, arguments) else {
+            return;
+        };
+        if function.kind() != "identifier" || arguments.named_child_count() != 0 {
+            return;
+        }
+        let name = crate::lang::node_text(code.as_bytes(), function).to_string();
+        let (line, column) = pos(string);
+        self.evaluated.push((
+            runner.clone(),
+            Call {
+                line,
+                column,
+                caller: cx.caller,
+                scope: cx.scope,
+                callee: Callee::Name(name.clone()),
+                kind: CallKind::Call,
+                args: Vec::new(),
+                keyword_args: 0,
+                keywords: Vec::new(),
+                has_splat: false,
+                type_args: 0,
+                wrote: name,
+            },
+        ));
+    }
+
+    /// The pending `eval("f()")` sites whose runner is the built-in.
+    fn place_evaluated(&mut self) {
+        if self.evaluated.is_empty() {
+            return;
+        }
+        let star = self
+            .facts
+            .imports
+            .iter()
+            .any(|i| matches!(i.kind, ImportKind::Star { .. }));
+        // One pass over the file's bindings (the name indexes are built later).
+        let bound: Vec<&str> = self
+            .facts
+            .scopes
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .map(|b| b.name.as_str())
+            .filter(|n| *n == "eval" || *n == "exec")
+            .collect();
+        let runners_bound = |runner: &str| bound.contains(&runner);
+        let placed: Vec<Call> = std::mem::take(&mut self.evaluated)
+            .into_iter()
+            .filter(|(runner, _)| !star && !runners_bound(runner))
+            .map(|(_, call)| call)
+            .collect();
+        for call in placed {
+            self.push_call(call);
         }
     }
 
