@@ -409,6 +409,9 @@ pub enum ValueExpr {
         start: Option<i64>,
         stop: Option<i64>,
     },
+    /// Python `d["a"]["b"] = v`, recorded as a write of `d`'s slot `"a"`: the table
+    /// that slot held, with its key `"b"` set to v.
+    SetInner { key: Key, value: Box<ValueExpr> },
     /// A lambda declared at this index.
     Lambda(DeclIdx),
     /// One element of what the inner value iterates over (`for x in items:`).

@@ -55,6 +55,8 @@ struct Table<'a> {
     inner: bool,
     /// A copy of part of the sequence (`ls[1:3]`): its first index and length.
     slice: Option<(i64, i64)>,
+    /// An inner table's writes (`d["a"]["b"] = v`, seen on the outer slot), in order.
+    inner_writes: Vec<(&'a Key, &'a ValueExpr)>,
 }
 
 impl<'a> Table<'a> {
@@ -429,6 +431,7 @@ impl<'c, 'a> Py<'c, 'a> {
             ValueExpr::Subscript { base, key } => self.table_entry(at, base, key, hops + 1),
             ValueExpr::New(_)
             | ValueExpr::Slice { .. }
+            | ValueExpr::SetInner { .. }
             | ValueExpr::Dict(_)
             | ValueExpr::Sequence(_)
             | ValueExpr::Unknown => Err(Miss::Local),
@@ -616,6 +619,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 _ => {}
             }
         }
+        keys.extend(table.inner_writes.iter().map(|(k, _)| (*k).clone()));
         keys.sort();
         keys.dedup();
         let mut agreed: Option<Eval> = None;
@@ -648,11 +652,12 @@ impl<'c, 'a> Py<'c, 'a> {
             ValueExpr::Name(name) => self.table_of(at, name, hops),
             ValueExpr::Subscript { base, key } => {
                 let outer = self.table_read(at, base, hops + 1)?;
-                let literal = self.slot_literal(&outer, key)?;
+                let (literal, inner_writes) = self.slot_literal(&outer, key)?;
                 Some(Table {
                     literal,
                     inner: true,
                     slice: None,
+                    inner_writes,
                     ..outer
                 })
             }
@@ -663,7 +668,12 @@ impl<'c, 'a> Py<'c, 'a> {
     /// The literal table slot `key` holds, written in place (`[[f], g]`,
     /// `{"a": {"b": f}}`), after the writes `slot_value` would see; anything else
     /// (a name, an unknown write) is not followed.
-    fn slot_literal(&self, table: &Table<'a>, key: &Key) -> Option<&'a ValueExpr> {
+    #[allow(clippy::type_complexity)]
+    fn slot_literal(
+        &self,
+        table: &Table<'a>,
+        key: &Key,
+    ) -> Option<(&'a ValueExpr, Vec<(&'a Key, &'a ValueExpr)>)> {
         let mut entry = match (table.literal, key) {
             (ValueExpr::Dict(entries), k) => {
                 entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
@@ -673,16 +683,35 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             _ => None,
         };
+        let mut inner_writes = Vec::new();
         for w in self.later_writes(table) {
             if let BindingValue::Slot { key: k, value } = &w.value {
-                match k {
-                    Some(k) if k == key => entry = Some(value),
-                    Some(_) => {}
-                    None => return None,
+                match (k, value) {
+                    // `d["a"]["b"] = v`: the inner table keeps its other slots.
+                    (
+                        Some(k),
+                        ValueExpr::SetInner {
+                            key: inner_key,
+                            value: inner_value,
+                        },
+                    ) if k == key => inner_writes.push((inner_key, inner_value.as_ref())),
+                    (Some(k), _) if k == key => {
+                        entry = Some(value);
+                        inner_writes.clear();
+                    }
+                    (Some(_), _) => {}
+                    (None, _) => return None,
                 }
             }
         }
-        entry.filter(|e| matches!(e, ValueExpr::Dict(_) | ValueExpr::Sequence(_)))
+        for (k, v) in &table.inner_writes {
+            if *k == key {
+                entry = Some(*v);
+            }
+        }
+        entry
+            .filter(|e| matches!(e, ValueExpr::Dict(_) | ValueExpr::Sequence(_)))
+            .map(|e| (e, inner_writes))
     }
 
     /// What slot `key` of a table holds: the literal's entry, replaced (or added) by
@@ -706,6 +735,11 @@ impl<'c, 'a> Py<'c, 'a> {
                     Some(_) => {}
                     None => return Err(Miss::Local),
                 }
+            }
+        }
+        for (k, v) in &table.inner_writes {
+            if *k == key {
+                entry = Some(*v);
             }
         }
         let entry = entry.ok_or(Miss::Local)?;
@@ -755,6 +789,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 read: same_scope.then_some(at.line),
                 inner: false,
                 slice: None,
+                inner_writes: Vec::new(),
             }),
             ValueExpr::Slice { base, start, stop } => {
                 self.sliced_table(here, name, base, *start, *stop, hops)

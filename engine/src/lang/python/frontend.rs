@@ -568,7 +568,9 @@ impl<'s> Extractor<'s> {
         let base = target.child_by_field_name("value");
         let Some(base) = base.filter(|b| b.kind() == "identifier") else {
             // `d["a"]["b"] = v`: the inner table changes.
-            self.inner_table_changed(target, cx);
+            if !self.assign_inner_slot(target, value.as_ref(), cx) {
+                self.inner_table_changed(target, cx);
+            }
             return;
         };
         let subs: Vec<Node> = target
@@ -581,6 +583,48 @@ impl<'s> Extractor<'s> {
         let value = value.as_ref().map(value_of).unwrap_or(ValueExpr::Unknown);
         let name = self.text(base).to_string();
         self.bind(cx, &name, pos(target).0, BindingValue::Slot { key, value });
+    }
+
+    /// `d["a"]["b"] = v` with literal keys: a write of `d`'s slot `"a"` that sets
+    /// the inner table's `"b"`. False (nothing bound) for any other shape.
+    fn assign_inner_slot(&mut self, target: Node, value: Option<&Ex>, cx: &Ctx) -> bool {
+        let Some(outer) = target
+            .child_by_field_name("value")
+            .filter(|o| o.kind() == "subscript")
+        else {
+            return false;
+        };
+        let Some(root) = outer
+            .child_by_field_name("value")
+            .filter(|r| r.kind() == "identifier")
+        else {
+            return false;
+        };
+        let single_key = |n: Node| -> Option<Key> {
+            let subs: Vec<Node> = n.children_by_field_name("subscript", &mut n.walk()).collect();
+            match subs.as_slice() {
+                [one] => self.literal_key(*one),
+                _ => None,
+            }
+        };
+        let (Some(outer_key), Some(inner_key)) = (single_key(outer), single_key(target)) else {
+            return false;
+        };
+        let value = value.map(value_of).unwrap_or(ValueExpr::Unknown);
+        let name = self.text(root).to_string();
+        self.bind(
+            cx,
+            &name,
+            pos(target).0,
+            BindingValue::Slot {
+                key: Some(outer_key),
+                value: ValueExpr::SetInner {
+                    key: inner_key,
+                    value: Box::new(value),
+                },
+            },
+        );
+        true
     }
 
     /// `d["a"]["b"] = v`, `del d["a"][0]`, `d["a"].append(v)`: the table nested in
