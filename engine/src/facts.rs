@@ -411,7 +411,10 @@ pub enum ValueExpr {
     },
     /// Python `d["a"]["b"] = v`, recorded as a write of `d`'s slot `"a"`: the table
     /// that slot held, with its key `"b"` set to v.
-    SetInner { key: Key, value: Box<ValueExpr> },
+    SetInner {
+        key: Key,
+        value: Box<ValueExpr>,
+    },
     /// A lambda declared at this index.
     Lambda(DeclIdx),
     /// One element of what the inner value iterates over (`for x in items:`).

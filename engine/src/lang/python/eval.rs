@@ -56,8 +56,11 @@ struct Table<'a> {
     /// A copy of part of the sequence (`ls[1:3]`): its first index and length.
     slice: Option<(i64, i64)>,
     /// An inner table's writes (`d["a"]["b"] = v`, seen on the outer slot), in order.
-    inner_writes: Vec<(&'a Key, &'a ValueExpr)>,
+    inner_writes: InnerWrites<'a>,
 }
+
+/// Writes into a nested table (`d["a"]["b"] = v`): the inner key and the value.
+type InnerWrites<'a> = Vec<(&'a Key, &'a ValueExpr)>;
 
 impl<'a> Table<'a> {
     fn read_elsewhere(self) -> Table<'a> {
@@ -668,12 +671,11 @@ impl<'c, 'a> Py<'c, 'a> {
     /// The literal table slot `key` holds, written in place (`[[f], g]`,
     /// `{"a": {"b": f}}`), after the writes `slot_value` would see; anything else
     /// (a name, an unknown write) is not followed.
-    #[allow(clippy::type_complexity)]
     fn slot_literal(
         &self,
         table: &Table<'a>,
         key: &Key,
-    ) -> Option<(&'a ValueExpr, Vec<(&'a Key, &'a ValueExpr)>)> {
+    ) -> Option<(&'a ValueExpr, InnerWrites<'a>)> {
         let mut entry = match (table.literal, key) {
             (ValueExpr::Dict(entries), k) => {
                 entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)

@@ -601,7 +601,9 @@ impl<'s> Extractor<'s> {
             return false;
         };
         let single_key = |n: Node| -> Option<Key> {
-            let subs: Vec<Node> = n.children_by_field_name("subscript", &mut n.walk()).collect();
+            let subs: Vec<Node> = n
+                .children_by_field_name("subscript", &mut n.walk())
+                .collect();
             match subs.as_slice() {
                 [one] => self.literal_key(*one),
                 _ => None,
@@ -1743,8 +1745,7 @@ impl<'s> Extractor<'s> {
         let [call] = named_children(statement)[..] else {
             return;
         };
-        if root.has_error() || statement.kind() != "expression_statement" || call.kind() != "call"
-        {
+        if root.has_error() || statement.kind() != "expression_statement" || call.kind() != "call" {
             return;
         }
         let function = call.child_by_field_name("function");
