@@ -784,6 +784,11 @@ impl<'c, 'a> Py<'c, 'a> {
             _ => return None,
         };
         match value {
+            ValueExpr::Dict(_) | ValueExpr::Sequence(_)
+                if self.written_in_nested_scope(here.file, scope, name) =>
+            {
+                None
+            }
             ValueExpr::Dict(_) | ValueExpr::Sequence(_) => Some(Table {
                 literal: value,
                 name: name.to_string(),
@@ -855,6 +860,39 @@ impl<'c, 'a> Py<'c, 'a> {
         Some(Table {
             slice: Some((first, len)),
             ..table
+        })
+    }
+
+    /// Whether a function (or class body) nested in the table's scope writes into
+    /// it (`def g(): d["a"] = h`, `d.pop(k)`): such a write happens whenever g runs,
+    /// so no slot of the table is known at any read.
+    fn written_in_nested_scope(&self, file: u32, table_scope: ScopeIdx, name: &str) -> bool {
+        let scopes = &self.file(file).scopes;
+        let binds_plainly = |s: &Scope| {
+            s.named(name)
+                .any(|b| !matches!(b.value, BindingValue::Slot { .. }))
+        };
+        scopes.iter().enumerate().any(|(i, s)| {
+            if i as ScopeIdx == table_scope
+                || !s
+                    .named(name)
+                    .any(|b| matches!(b.value, BindingValue::Slot { .. }))
+            {
+                return false;
+            }
+            // The write reaches the table when every scope between it and the
+            // table's leaves the name unbound.
+            let mut current = Some(i as ScopeIdx);
+            while let Some(c) = current {
+                if c == table_scope {
+                    return true;
+                }
+                if binds_plainly(&scopes[c as usize]) {
+                    return false;
+                }
+                current = scopes[c as usize].parent;
+            }
+            false
         })
     }
 
