@@ -655,6 +655,9 @@ impl<'c, 'a> Py<'c, 'a> {
             ValueExpr::Name(name) => self.table_of(at, name, hops),
             ValueExpr::Subscript { base, key } => {
                 let outer = self.table_read(at, base, hops + 1)?;
+                if self.inner_table_named(&outer) {
+                    return None;
+                }
                 let (literal, inner_writes) = self.slot_literal(&outer, key)?;
                 Some(Table {
                     literal,
@@ -861,6 +864,24 @@ impl<'c, 'a> Py<'c, 'a> {
             slice: Some((first, len)),
             ..table
         })
+    }
+
+    /// Whether some name holds a table nested in this one (`row = grid[0]`): writes
+    /// through that name (`row[0] = g`) are not seen on the outer table, so its
+    /// nested tables are not followed.
+    fn inner_table_named(&self, table: &Table<'a>) -> bool {
+        self.file(table.written.file)
+            .scopes
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .any(|b| match &b.value {
+                BindingValue::Value(ValueExpr::Subscript { base, .. })
+                | BindingValue::Typed {
+                    value: Some(ValueExpr::Subscript { base, .. }),
+                    ..
+                } => matches!(base.as_ref(), ValueExpr::Name(n) if *n == table.name),
+                _ => false,
+            })
     }
 
     /// Whether a function (or class body) nested in the table's scope writes into
