@@ -181,6 +181,10 @@ pub struct Decl {
     /// header, in the files that include it): `static` at file scope or a member of
     /// an anonymous namespace.
     pub file_local: bool,
+    /// Python: a generator (a body with `yield`) whose every `yield` hands out the
+    /// same bare name (`yield f`); `None` for everything else. Iterating the
+    /// generator's result gives that value.
+    pub yields_value: Option<ReturnValue>,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -233,6 +237,7 @@ impl Decl {
             is_module: false,
             scope_path: Vec::new(),
             file_local: false,
+            yields_value: None,
         }
     }
 
@@ -397,6 +402,19 @@ pub enum ValueExpr {
         base: Box<ValueExpr>,
         key: Key,
     },
+    /// Python `a[1:3]` / `a[:-1]`: a copy of part of a sequence, by literal bounds
+    /// (no step).
+    Slice {
+        base: Box<ValueExpr>,
+        start: Option<i64>,
+        stop: Option<i64>,
+    },
+    /// Python `d["a"]["b"] = v`, recorded as a write of `d`'s slot `"a"`: the table
+    /// that slot held, with its key `"b"` set to v.
+    SetInner {
+        key: Key,
+        value: Box<ValueExpr>,
+    },
     /// A lambda declared at this index.
     Lambda(DeclIdx),
     /// One element of what the inner value iterates over (`for x in items:`).
@@ -545,6 +563,8 @@ pub enum Receiver {
     },
     /// Java `Outer.this`.
     QualifiedThis(String),
+    /// Python: a subscript of a table by literal keys (`ls[0]` in `ls[0][0]()`).
+    Subscript(Box<ValueExpr>),
     /// C++ `a::b::f()`: the scope path written before the last `::` (`["a", "b"]`);
     /// empty for the global scope (`::f()`).
     Scope(Vec<String>),

@@ -670,7 +670,9 @@ fn member_call(cx: &Cx, file: u32, call: &Call) -> Decision {
             let site = TypeSite::of_call(cx.index, file, call);
             of_type(resolve_type(cx.index, &site, ty), Family::WrittenType)
         }
-        Receiver::Literal(_) | Receiver::Unknown => Recv::Refuse(Reason::ReceiverTypeUnknown),
+        Receiver::Literal(_) | Receiver::Unknown | Receiver::Subscript(_) => {
+            Recv::Refuse(Reason::ReceiverTypeUnknown)
+        }
         Receiver::Super | Receiver::QualifiedThis(_) | Receiver::Scope(_) => {
             Recv::Refuse(Reason::UnsupportedSyntax)
         }

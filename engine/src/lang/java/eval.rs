@@ -405,7 +405,9 @@ pub fn receiver(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
         }
         // C++ only.
         Receiver::Scope(_) => Recv::Refuse(Reason::UnsupportedSyntax),
-        Receiver::Super | Receiver::Unknown => Recv::Refuse(Reason::ReceiverTypeUnknown),
+        Receiver::Super | Receiver::Unknown | Receiver::Subscript(_) => {
+            Recv::Refuse(Reason::ReceiverTypeUnknown)
+        }
     }
 }
 

@@ -50,11 +50,32 @@ struct Table<'a> {
     /// The read's line when it is in the table's own scope (writes after it do not
     /// count); `None` when read elsewhere (every later write counts).
     read: Option<u32>,
+    /// A table nested in another's slot (`ls[0]` of `[[f]]`): its writes are the
+    /// outer name's.
+    inner: bool,
+    /// A copy of part of the sequence (`ls[1:3]`): its first index and length.
+    slice: Option<(i64, i64)>,
+    /// An inner table's writes (`d["a"]["b"] = v`, seen on the outer slot), in order.
+    inner_writes: InnerWrites<'a>,
 }
+
+/// Writes into a nested table (`d["a"]["b"] = v`): the inner key and the value.
+type InnerWrites<'a> = Vec<(&'a Key, &'a ValueExpr)>;
 
 impl<'a> Table<'a> {
     fn read_elsewhere(self) -> Table<'a> {
         Table { read: None, ..self }
+    }
+
+    /// The literal's position read by index `i` (negative from the end), through
+    /// the slice the table is a copy of, if any.
+    fn index(&self, len: usize, i: i64) -> Option<usize> {
+        let (first, len) = self.slice.unwrap_or((0, len as i64));
+        let i = if i < 0 { len + i } else { i };
+        if !(0..len).contains(&i) {
+            return None;
+        }
+        usize::try_from(first + i).ok()
     }
 
     fn same_as(&self, other: &Table<'a>) -> bool {
@@ -412,6 +433,8 @@ impl<'c, 'a> Py<'c, 'a> {
             )),
             ValueExpr::Subscript { base, key } => self.table_entry(at, base, key, hops + 1),
             ValueExpr::New(_)
+            | ValueExpr::Slice { .. }
+            | ValueExpr::SetInner { .. }
             | ValueExpr::Dict(_)
             | ValueExpr::Sequence(_)
             | ValueExpr::Unknown => Err(Miss::Local),
@@ -421,6 +444,11 @@ impl<'c, 'a> Py<'c, 'a> {
     /// An element of an iterable whose written type says what it holds
     /// (`items: List[Item]`, `def get() -> Iterator[Item]`, `self.items: list[Item]`).
     fn element_of(&self, at: At, iterable: &ValueExpr, hops: u32) -> Res {
+        if let ValueExpr::CallResult(c) = iterable {
+            if let Some(e) = self.generator_yield(at.file, *c, hops) {
+                return Ok(e);
+            }
+        }
         if let Some((ty, written_at)) = self.written_type_of(at, iterable, hops) {
             let element = element_type(&ty).ok_or(Miss::Local)?;
             return self.instance_of(written_at, element, hops + 1);
@@ -552,6 +580,32 @@ impl<'c, 'a> Py<'c, 'a> {
         }
     }
 
+    /// `for x in gen():` where gen is an in-tree generator whose every `yield` hands
+    /// out the same name: x is what that name holds at the end of gen's body, when
+    /// it is a function (anything else is left to the other rules).
+    fn generator_yield(&self, file: u32, c: CallIdx, hops: u32) -> Option<Eval> {
+        let gen = self.callee_of_call(file, c, hops)?;
+        let decl = self.cx.index.decl(gen);
+        if !matches!(decl.kind, DeclKind::Function | DeclKind::Method) {
+            return None;
+        }
+        let Some(ReturnValue::Name(n)) = &decl.yields_value else {
+            return None;
+        };
+        let body = At {
+            file: gen.file,
+            scope: decl.body?,
+            line: decl.end_line + 1,
+        };
+        let e = self.name(body, n, hops + 1).ok()?;
+        match e.val {
+            Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
+                Some(Eval::new(Val::Entity(f), Family::ValueFlow))
+            }
+            _ => None,
+        }
+    }
+
     /// `d[k]()` with a computed key: the one function every slot of the table holds
     /// (any key reaches it, or raises); several different values refuse.
     pub fn every_table_entry(&self, at: At, name: &str, hops: u32) -> Res {
@@ -568,6 +622,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 _ => {}
             }
         }
+        keys.extend(table.inner_writes.iter().map(|(k, _)| (*k).clone()));
         keys.sort();
         keys.dedup();
         let mut agreed: Option<Eval> = None;
@@ -585,11 +640,83 @@ impl<'c, 'a> Py<'c, 'a> {
     /// `d["k"]` / `a[0]` where `d` holds a literal table: the entry, read at the
     /// nearest write of `d`.
     pub fn table_entry(&self, at: At, base: &ValueExpr, key: &Key, hops: u32) -> Res {
-        let ValueExpr::Name(name) = base else {
-            return Err(Miss::Unknown);
-        };
-        let table = self.table_of(at, name, hops).ok_or(Miss::Local)?;
+        let table = self.table_read(at, base, hops).ok_or(Miss::Local)?;
         self.slot_value(&table, key, hops + 1)
+    }
+
+    /// The literal table a read names: `d` itself, or `d["a"][0]` when each slot on
+    /// the way holds a literal table written in place (a nested write or mutation
+    /// makes the outer slot unknowable in the frontend, so none is missed here).
+    fn table_read(&self, at: At, base: &ValueExpr, hops: u32) -> Option<Table<'a>> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        match base {
+            ValueExpr::Name(name) => self.table_of(at, name, hops),
+            ValueExpr::Subscript { base, key } => {
+                let outer = self.table_read(at, base, hops + 1)?;
+                if self.inner_table_named(&outer) {
+                    return None;
+                }
+                let (literal, inner_writes) = self.slot_literal(&outer, key)?;
+                Some(Table {
+                    literal,
+                    inner: true,
+                    slice: None,
+                    inner_writes,
+                    ..outer
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The literal table slot `key` holds, written in place (`[[f], g]`,
+    /// `{"a": {"b": f}}`), after the writes `slot_value` would see; anything else
+    /// (a name, an unknown write) is not followed.
+    fn slot_literal(
+        &self,
+        table: &Table<'a>,
+        key: &Key,
+    ) -> Option<(&'a ValueExpr, InnerWrites<'a>)> {
+        let mut entry = match (table.literal, key) {
+            (ValueExpr::Dict(entries), k) => {
+                entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
+            }
+            (ValueExpr::Sequence(items), Key::Int(i)) => {
+                table.index(items.len(), *i).and_then(|i| items.get(i))
+            }
+            _ => None,
+        };
+        let mut inner_writes = Vec::new();
+        for w in self.later_writes(table) {
+            if let BindingValue::Slot { key: k, value } = &w.value {
+                match (k, value) {
+                    // `d["a"]["b"] = v`: the inner table keeps its other slots.
+                    (
+                        Some(k),
+                        ValueExpr::SetInner {
+                            key: inner_key,
+                            value: inner_value,
+                        },
+                    ) if k == key => inner_writes.push((inner_key, inner_value.as_ref())),
+                    (Some(k), _) if k == key => {
+                        entry = Some(value);
+                        inner_writes.clear();
+                    }
+                    (Some(_), _) => {}
+                    (None, _) => return None,
+                }
+            }
+        }
+        for (k, v) in &table.inner_writes {
+            if *k == key {
+                entry = Some(*v);
+            }
+        }
+        entry
+            .filter(|e| matches!(e, ValueExpr::Dict(_) | ValueExpr::Sequence(_)))
+            .map(|e| (e, inner_writes))
     }
 
     /// What slot `key` of a table holds: the literal's entry, replaced (or added) by
@@ -602,8 +729,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 entries.iter().rev().find(|(ek, _)| ek == k).map(|(_, v)| v)
             }
             (ValueExpr::Sequence(items), Key::Int(i)) => {
-                let i = if *i < 0 { items.len() as i64 + i } else { *i };
-                usize::try_from(i).ok().and_then(|i| items.get(i))
+                table.index(items.len(), *i).and_then(|i| items.get(i))
             }
             _ => None,
         };
@@ -614,6 +740,11 @@ impl<'c, 'a> Py<'c, 'a> {
                     Some(_) => {}
                     None => return Err(Miss::Local),
                 }
+            }
+        }
+        for (k, v) in &table.inner_writes {
+            if *k == key {
+                entry = Some(*v);
             }
         }
         let entry = entry.ok_or(Miss::Local)?;
@@ -627,7 +758,10 @@ impl<'c, 'a> Py<'c, 'a> {
         let written = table.written;
         self.file(written.file).scopes[written.scope as usize]
             .named(&table.name)
-            .filter(move |w| w.line > written.line && table.read.is_none_or(|r| w.line < r))
+            .filter(move |w| {
+                // A nested table's writes were seen on its outer slot.
+                !table.inner && w.line > written.line && table.read.is_none_or(|r| w.line < r)
+            })
     }
 
     /// The literal table a name holds: directly, through an alias, as what a called
@@ -653,12 +787,23 @@ impl<'c, 'a> Py<'c, 'a> {
             _ => return None,
         };
         match value {
+            ValueExpr::Dict(_) | ValueExpr::Sequence(_)
+                if self.written_in_nested_scope(here.file, scope, name) =>
+            {
+                None
+            }
             ValueExpr::Dict(_) | ValueExpr::Sequence(_) => Some(Table {
                 literal: value,
                 name: name.to_string(),
                 written: here,
                 read: same_scope.then_some(at.line),
+                inner: false,
+                slice: None,
+                inner_writes: Vec::new(),
             }),
+            ValueExpr::Slice { base, start, stop } => {
+                self.sliced_table(here, name, base, *start, *stop, hops)
+            }
             ValueExpr::Name(other) => self
                 .table_of(here, other, hops + 1)
                 .map(Table::read_elsewhere),
@@ -678,6 +823,98 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// `part = ls[1:3]`: a copy of part of the literal sequence `ls` holds, taken
+    /// with every write of `ls` counted (the copy is not followed through a later
+    /// write of its own).
+    fn sliced_table(
+        &self,
+        here: At,
+        name: &str,
+        base: &ValueExpr,
+        start: Option<i64>,
+        stop: Option<i64>,
+        hops: u32,
+    ) -> Option<Table<'a>> {
+        let ValueExpr::Name(source) = base else {
+            return None;
+        };
+        let written_again = self.file(here.file).scopes[here.scope as usize]
+            .named(name)
+            .any(|w| w.line > here.line && matches!(w.value, BindingValue::Slot { .. }));
+        if written_again {
+            return None;
+        }
+        let table = self.table_of(here, source, hops + 1)?.read_elsewhere();
+        let ValueExpr::Sequence(items) = table.literal else {
+            return None;
+        };
+        if table.slice.is_some() || table.inner {
+            return None;
+        }
+        let n = items.len() as i64;
+        let bound = |b: Option<i64>, default: i64| {
+            let b = b.unwrap_or(default);
+            (if b < 0 { b + n } else { b }).clamp(0, n)
+        };
+        let first = bound(start, 0);
+        let len = (bound(stop, n) - first).max(0);
+        Some(Table {
+            slice: Some((first, len)),
+            ..table
+        })
+    }
+
+    /// Whether some name holds a table nested in this one (`row = grid[0]`): writes
+    /// through that name (`row[0] = g`) are not seen on the outer table, so its
+    /// nested tables are not followed.
+    fn inner_table_named(&self, table: &Table<'a>) -> bool {
+        self.file(table.written.file)
+            .scopes
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .any(|b| match &b.value {
+                BindingValue::Value(ValueExpr::Subscript { base, .. })
+                | BindingValue::Typed {
+                    value: Some(ValueExpr::Subscript { base, .. }),
+                    ..
+                } => matches!(base.as_ref(), ValueExpr::Name(n) if *n == table.name),
+                _ => false,
+            })
+    }
+
+    /// Whether a function (or class body) nested in the table's scope writes into
+    /// it (`def g(): d["a"] = h`, `d.pop(k)`): such a write happens whenever g runs,
+    /// so no slot of the table is known at any read.
+    fn written_in_nested_scope(&self, file: u32, table_scope: ScopeIdx, name: &str) -> bool {
+        let scopes = &self.file(file).scopes;
+        let binds_plainly = |s: &Scope| {
+            s.named(name)
+                .any(|b| !matches!(b.value, BindingValue::Slot { .. }))
+        };
+        scopes.iter().enumerate().any(|(i, s)| {
+            if i as ScopeIdx == table_scope
+                || !s
+                    .named(name)
+                    .any(|b| matches!(b.value, BindingValue::Slot { .. }))
+            {
+                return false;
+            }
+            // The write reaches the table when every scope between it and the
+            // table's leaves the name unbound.
+            let mut current = Some(i as ScopeIdx);
+            while let Some(c) = current {
+                if c == table_scope {
+                    return true;
+                }
+                if binds_plainly(&scopes[c as usize]) {
+                    return false;
+                }
+                current = scopes[c as usize].parent;
+            }
+            false
+        })
     }
 
     /// A table parameter: every caller passes the same table by name.

@@ -32,7 +32,9 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
         },
         lambdas: 0,
         returns: Vec::new(),
+        yields: Vec::new(),
         globals: Vec::new(),
+        evaluated: Vec::new(),
     };
     let root = tree.root_node();
     x.count_errors(root);
@@ -44,6 +46,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
         self_name: None,
     };
     x.block(root, &cx);
+    x.place_evaluated();
     x.facts
 }
 
@@ -80,6 +83,7 @@ enum Ex {
     Dict(Vec<(Key, Ex)>),
     Seq(Vec<Ex>),
     Subscript(Box<Ex>, Key),
+    Slice(Box<Ex>, Option<i64>, Option<i64>),
     Unknown,
 }
 
@@ -89,6 +93,11 @@ struct Extractor<'s> {
     lambdas: u32,
     /// Per open function: what each `return` returned.
     returns: Vec<(DeclIdx, Vec<Option<ReturnValue>>)>,
+    /// Per open function: what each `yield` handed out (`None` for `yield from` or
+    /// anything but a bare name).
+    yields: Vec<Vec<Option<ReturnValue>>>,
+    /// `eval("f()")` sites waiting for the whole file (see `evaluated_literal`).
+    evaluated: Vec<(String, Call)>,
     /// Per open function: names declared `global`.
     globals: Vec<Vec<String>>,
 }
@@ -198,6 +207,21 @@ impl<'s> Extractor<'s> {
                 }
             }
             "with_statement" => self.with_statement(node, cx),
+            "delete_statement" => {
+                // `del d["k"]` / `del a[0][1]`: the table's slots move or vanish.
+                for target in named_children(node) {
+                    let targets = match target.kind() {
+                        "expression_list" => named_children(target),
+                        _ => vec![target],
+                    };
+                    for t in targets {
+                        self.expr(t, cx);
+                        if t.kind() == "subscript" {
+                            self.table_deleted(t, cx);
+                        }
+                    }
+                }
+            }
             "try_statement"
             | "if_statement"
             | "while_statement"
@@ -334,6 +358,22 @@ impl<'s> Extractor<'s> {
             _ => None,
         };
         if let Some((_, list)) = self.returns.last_mut() {
+            list.push(rv);
+        }
+    }
+
+    /// `yield f` records the bare name handed out; `yield from g`, `yield` and any
+    /// other value record an unknown, so the generator's element is not followed.
+    fn yield_expression(&mut self, node: Node, cx: &Ctx) {
+        let delegates = (0..node.child_count())
+            .filter_map(|i| node.child(i))
+            .any(|c| c.kind() == "from");
+        let handed = node.named_child(0).map(|v| self.expr(v, cx));
+        let rv = match handed {
+            Some(Ex::Name(n)) if !delegates => Some(ReturnValue::Name(n)),
+            _ => None,
+        };
+        if let Some(list) = self.yields.last_mut() {
             list.push(rv);
         }
     }
@@ -527,6 +567,10 @@ impl<'s> Extractor<'s> {
         self.expr(target, cx);
         let base = target.child_by_field_name("value");
         let Some(base) = base.filter(|b| b.kind() == "identifier") else {
+            // `d["a"]["b"] = v`: the inner table changes.
+            if !self.assign_inner_slot(target, value.as_ref(), cx) {
+                self.inner_table_changed(target, cx);
+            }
             return;
         };
         let subs: Vec<Node> = target
@@ -539,6 +583,90 @@ impl<'s> Extractor<'s> {
         let value = value.as_ref().map(value_of).unwrap_or(ValueExpr::Unknown);
         let name = self.text(base).to_string();
         self.bind(cx, &name, pos(target).0, BindingValue::Slot { key, value });
+    }
+
+    /// `d["a"]["b"] = v` with literal keys: a write of `d`'s slot `"a"` that sets
+    /// the inner table's `"b"`. False (nothing bound) for any other shape.
+    fn assign_inner_slot(&mut self, target: Node, value: Option<&Ex>, cx: &Ctx) -> bool {
+        let Some(outer) = target
+            .child_by_field_name("value")
+            .filter(|o| o.kind() == "subscript")
+        else {
+            return false;
+        };
+        let Some(root) = outer
+            .child_by_field_name("value")
+            .filter(|r| r.kind() == "identifier")
+        else {
+            return false;
+        };
+        let single_key = |n: Node| -> Option<Key> {
+            let subs: Vec<Node> = n
+                .children_by_field_name("subscript", &mut n.walk())
+                .collect();
+            match subs.as_slice() {
+                [one] => self.literal_key(*one),
+                _ => None,
+            }
+        };
+        let (Some(outer_key), Some(inner_key)) = (single_key(outer), single_key(target)) else {
+            return false;
+        };
+        let value = value.map(value_of).unwrap_or(ValueExpr::Unknown);
+        let name = self.text(root).to_string();
+        self.bind(
+            cx,
+            &name,
+            pos(target).0,
+            BindingValue::Slot {
+                key: Some(outer_key),
+                value: ValueExpr::SetInner {
+                    key: inner_key,
+                    value: Box::new(value),
+                },
+            },
+        );
+        true
+    }
+
+    /// `d["a"]["b"] = v`, `del d["a"][0]`, `d["a"].append(v)`: the table nested in
+    /// `d["a"]` changes, so the outermost name's slot `"a"` becomes unknowable (every
+    /// slot when the first key is computed). Nested tables are read through that slot.
+    fn inner_table_changed(&mut self, node: Node, cx: &Ctx) {
+        let mut key = None;
+        let mut current = node;
+        loop {
+            match current.kind() {
+                "subscript" => {
+                    let subs: Vec<Node> = current
+                        .children_by_field_name("subscript", &mut current.walk())
+                        .collect();
+                    key = match subs.as_slice() {
+                        [one] => self.literal_key(*one),
+                        _ => None,
+                    };
+                }
+                "attribute" => key = None,
+                "identifier" => break,
+                _ => return,
+            }
+            let next = match current.kind() {
+                "attribute" => current.child_by_field_name("object"),
+                _ => current.child_by_field_name("value"),
+            };
+            let Some(next) = next else { return };
+            current = next;
+        }
+        let name = self.text(current).to_string();
+        self.bind(
+            cx,
+            &name,
+            pos(node).0,
+            BindingValue::Slot {
+                key,
+                value: ValueExpr::Unknown,
+            },
+        );
     }
 
     /// `self.x = v` / `self.x: T = v` inside a method: a field of the class.
@@ -921,13 +1049,22 @@ impl<'s> Extractor<'s> {
             ..inner
         };
         self.returns.push((idx, Vec::new()));
+        self.yields.push(Vec::new());
         self.globals.push(Vec::new());
         if let Some(body) = node.child_by_field_name("body") {
             self.block(body, &inner);
         }
         self.globals.pop();
         let (_, rets) = self.returns.pop().unwrap_or((idx, Vec::new()));
-        self.facts.decls[idx as usize].returns_value = agreed_return(rets);
+        let yields = self.yields.pop().unwrap_or_default();
+        let decl = &mut self.facts.decls[idx as usize];
+        if yields.is_empty() {
+            decl.returns_value = agreed_return(rets);
+        } else {
+            // A generator: calling it gives a generator, never what `return` names;
+            // iterating it gives what every `yield` agrees on.
+            decl.yields_value = agreed_return(yields);
+        }
     }
 
     /// Parameters bind in the function's scope; defaults and annotations are read in
@@ -1254,8 +1391,12 @@ impl<'s> Extractor<'s> {
                     key = self.literal_key(*s);
                     self.expr(*s, cx);
                 }
-                match (key, subs.len()) {
-                    (Some(k), 1) => Ex::Subscript(Box::new(value), k),
+                match (key, subs.as_slice()) {
+                    (Some(k), [_]) => Ex::Subscript(Box::new(value), k),
+                    (None, [s]) if s.kind() == "slice" => match self.literal_bounds(*s) {
+                        Some((start, stop)) => Ex::Slice(Box::new(value), start, stop),
+                        None => Ex::Unknown,
+                    },
                     _ => Ex::Unknown,
                 }
             }
@@ -1265,6 +1406,10 @@ impl<'s> Extractor<'s> {
             },
             "await" => {
                 self.visit_children(node, cx);
+                Ex::Unknown
+            }
+            "yield" => {
+                self.yield_expression(node, cx);
                 Ex::Unknown
             }
             "named_expression" => {
@@ -1302,6 +1447,32 @@ impl<'s> Extractor<'s> {
         for c in children {
             self.expr(c, cx);
         }
+    }
+
+    /// `a[1:3]`, `a[:-1]`, `a[2:]`: bounds that are integer literals (possibly
+    /// negated), no step; anything else is not a slice the engine follows.
+    fn literal_bounds(&self, slice: Node) -> Option<(Option<i64>, Option<i64>)> {
+        let mut bounds = [None, None];
+        let mut at = 0;
+        for i in 0..slice.child_count() {
+            let c = slice.child(i)?;
+            match c.kind() {
+                ":" => {
+                    at += 1;
+                    if at > 1 {
+                        return None; // a step
+                    }
+                }
+                "integer" => bounds[at] = Some(self.text(c).parse::<i64>().ok()?),
+                "unary_operator" if self.text(c).starts_with('-') => {
+                    let n = c.named_child(0).filter(|n| n.kind() == "integer")?;
+                    bounds[at] = Some(-self.text(n).parse::<i64>().ok()?);
+                }
+                "comment" => {}
+                _ => return None,
+            }
+        }
+        (at == 1).then_some((bounds[0], bounds[1]))
     }
 
     fn literal_key(&self, node: Node) -> Option<Key> {
@@ -1434,7 +1605,11 @@ impl<'s> Extractor<'s> {
             (Ex::Call(inner), _) => (Callee::Result(*inner), function),
             (Ex::Subscript(base, key), _) => (
                 Callee::Subscript {
-                    base: receiver_of(base),
+                    // `ls[0][1]()`: the inner read keeps its structure.
+                    base: match base.as_ref() {
+                        Ex::Subscript(..) => Receiver::Subscript(Box::new(value_of(base))),
+                        _ => receiver_of(base),
+                    },
                     key: Some(key.clone()),
                 },
                 function,
@@ -1507,6 +1682,8 @@ impl<'s> Extractor<'s> {
             }
         }
         self.table_mutation(&callee, first_arg.as_ref(), pos(node).0, cx);
+        self.nested_table_mutation(function, &callee, cx);
+        self.evaluated_literal(node, &callee, cx);
         let (line, column) = pos(name_node);
         let is_super = matches!(&callee, Callee::Name(n) if n == "super");
         let idx = self.push_call(Call {
@@ -1530,24 +1707,109 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// `eval("f()")` / `exec("f()")` with one literal string argument whose text
+    /// parses as a single call of a bare name without arguments: that call is a
+    /// site of its own, placed on the string. Kept pending until the file is read:
+    /// it counts only when nothing in the file binds `eval`/`exec` (the built-in
+    /// runs it) and no star import could.
+    fn evaluated_literal(&mut self, node: Node, callee: &Callee, cx: &Ctx) {
+        let Callee::Name(runner) = callee else {
+            return;
+        };
+        if runner != "eval" && runner != "exec" {
+            return;
+        }
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let [string] = named_children(arguments)[..] else {
+            return;
+        };
+        let Some(code) = self.string_content(string) else {
+            return;
+        };
+        let mut parser = tree_sitter::Parser::new();
+        if parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .is_err()
+        {
+            return;
+        }
+        let Some(tree) = parser.parse(code.as_bytes(), None) else {
+            return;
+        };
+        let root = tree.root_node();
+        let [statement] = named_children(root)[..] else {
+            return;
+        };
+        let [call] = named_children(statement)[..] else {
+            return;
+        };
+        if root.has_error() || statement.kind() != "expression_statement" || call.kind() != "call" {
+            return;
+        }
+        let function = call.child_by_field_name("function");
+        let arguments = call.child_by_field_name("arguments");
+        let (Some(function), Some(arguments)) = (function, arguments) else {
+            return;
+        };
+        if function.kind() != "identifier" || arguments.named_child_count() != 0 {
+            return;
+        }
+        let name = crate::lang::node_text(code.as_bytes(), function).to_string();
+        let (line, column) = pos(string);
+        self.evaluated.push((
+            runner.clone(),
+            Call {
+                line,
+                column,
+                caller: cx.caller,
+                scope: cx.scope,
+                callee: Callee::Name(name.clone()),
+                kind: CallKind::Call,
+                args: Vec::new(),
+                keyword_args: 0,
+                keywords: Vec::new(),
+                has_splat: false,
+                type_args: 0,
+                wrote: name,
+            },
+        ));
+    }
+
+    /// The pending `eval("f()")` sites whose runner is the built-in.
+    fn place_evaluated(&mut self) {
+        if self.evaluated.is_empty() {
+            return;
+        }
+        let star = self
+            .facts
+            .imports
+            .iter()
+            .any(|i| matches!(i.kind, ImportKind::Star { .. }));
+        // One pass over the file's bindings (the name indexes are built later).
+        let bound: Vec<&str> = self
+            .facts
+            .scopes
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .map(|b| b.name.as_str())
+            .filter(|n| *n == "eval" || *n == "exec")
+            .collect();
+        let runners_bound = |runner: &str| bound.contains(&runner);
+        let placed: Vec<Call> = std::mem::take(&mut self.evaluated)
+            .into_iter()
+            .filter(|(runner, _)| !star && !runners_bound(runner))
+            .map(|(_, call)| call)
+            .collect();
+        for call in placed {
+            self.push_call(call);
+        }
+    }
+
     /// `d.update({"k": g})` writes the literal's slots into the table `d`; any other
     /// mutating method (`setdefault`, `pop`, `append`, …) makes its slots unknowable.
     fn table_mutation(&mut self, callee: &Callee, first_arg: Option<&Ex>, line: u32, cx: &Ctx) {
-        const MUTATORS: &[&str] = &[
-            "update",
-            "setdefault",
-            "pop",
-            "popitem",
-            "clear",
-            "append",
-            "extend",
-            "insert",
-            "remove",
-            "__setitem__",
-            "__delitem__",
-            "sort",
-            "reverse",
-        ];
         let Callee::Member {
             receiver: Receiver::Path(p),
             name,
@@ -1555,7 +1817,7 @@ impl<'s> Extractor<'s> {
         else {
             return;
         };
-        let ([table], true) = (p.as_slice(), MUTATORS.contains(&name.as_str())) else {
+        let ([table], true) = (p.as_slice(), TABLE_MUTATORS.contains(&name.as_str())) else {
             return;
         };
         match (name.as_str(), first_arg) {
@@ -1582,6 +1844,43 @@ impl<'s> Extractor<'s> {
                     value: ValueExpr::Unknown,
                 },
             ),
+        }
+    }
+
+    /// `d["a"].append(v)` / `d["a"].update(…)`: a mutating method on a nested table.
+    fn nested_table_mutation(&mut self, function: Node, callee: &Callee, cx: &Ctx) {
+        let Callee::Member { name, .. } = callee else {
+            return;
+        };
+        let object = function
+            .child_by_field_name("object")
+            .filter(|o| function.kind() == "attribute" && o.kind() == "subscript");
+        if let (Some(object), true) = (object, TABLE_MUTATORS.contains(&name.as_str())) {
+            self.inner_table_changed(object, cx);
+        }
+    }
+
+    /// `del d["k"]`: every slot of the outermost table becomes unknowable (list
+    /// indices shift).
+    fn table_deleted(&mut self, target: Node, cx: &Ctx) {
+        let mut root = target;
+        while root.kind() == "subscript" {
+            match root.child_by_field_name("value") {
+                Some(v) => root = v,
+                None => return,
+            }
+        }
+        if root.kind() == "identifier" {
+            let name = self.text(root).to_string();
+            self.bind(
+                cx,
+                &name,
+                pos(target).0,
+                BindingValue::Slot {
+                    key: None,
+                    value: ValueExpr::Unknown,
+                },
+            );
         }
     }
 
@@ -1705,6 +2004,23 @@ fn agreed_return(returns: Vec<Option<ReturnValue>>) -> Option<ReturnValue> {
     Some(first)
 }
 
+/// Methods that change a table's slots.
+const TABLE_MUTATORS: &[&str] = &[
+    "update",
+    "setdefault",
+    "pop",
+    "popitem",
+    "clear",
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "__setitem__",
+    "__delitem__",
+    "sort",
+    "reverse",
+];
+
 fn receiver_of(ex: &Ex) -> Receiver {
     match ex {
         Ex::Name(n) => Receiver::Path(vec![n.clone()]),
@@ -1737,6 +2053,11 @@ fn value_of(ex: &Ex) -> ValueExpr {
         Ex::Subscript(base, key) => ValueExpr::Subscript {
             base: Box::new(value_of(base)),
             key: key.clone(),
+        },
+        Ex::Slice(base, start, stop) => ValueExpr::Slice {
+            base: Box::new(value_of(base)),
+            start: *start,
+            stop: *stop,
         },
         Ex::CallThen(..) | Ex::Super | Ex::Unknown => ValueExpr::Unknown,
     }

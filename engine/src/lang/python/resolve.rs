@@ -99,13 +99,20 @@ fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
     let Callee::Subscript { base, key } = &call.callee else {
         return Decision::Pass;
     };
+    let py = Py::new(cx);
+    if let (Receiver::Subscript(inner), Some(key)) = (base, key) {
+        // `ls[0][1]()`: an entry of a literal table nested in a literal table.
+        return match py.table_entry(at(file, call), inner, key, 0) {
+            Ok(e) => place_value(cx, e, Family::ValueFlow),
+            Err(_) => Decision::Refuse(Reason::DynamicCallee),
+        };
+    }
     let Receiver::Path(p) = base else {
         return Decision::Refuse(Reason::DynamicCallee);
     };
     let [name] = p.as_slice() else {
         return Decision::Refuse(Reason::DynamicCallee);
     };
-    let py = Py::new(cx);
     let entry = match key {
         Some(key) => py.table_entry(at(file, call), &ValueExpr::Name(name.clone()), key, 0),
         None => py.every_table_entry(at(file, call), name, 0),

@@ -1553,9 +1553,10 @@ fn member_call<'a>(cx: &Cx<'a>, file: u32, call: &Call) -> Decision {
             V::Foreign(policy::literal_type_name(*l).to_string()),
             Family::ForeignType,
         ),
-        Receiver::Unknown | Receiver::QualifiedThis(_) | Receiver::Scope(_) => {
-            unknown(Reason::ReceiverTypeUnknown)
-        }
+        Receiver::Unknown
+        | Receiver::QualifiedThis(_)
+        | Receiver::Scope(_)
+        | Receiver::Subscript(_) => unknown(Reason::ReceiverTypeUnknown),
     };
     let member = member_of(cx, recv, name, BUDGET);
     place_value(cx, call, member)
