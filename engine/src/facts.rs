@@ -335,6 +335,27 @@ impl Scope {
 }
 
 impl FileFacts {
+    /// The facts of a file before extraction: scope 0, the module scope, and
+    /// nothing else. Every frontend starts here, so a field added for one language
+    /// has its empty value written once.
+    pub fn new(path: &str, language: Language) -> FileFacts {
+        FileFacts {
+            path: path.to_string(),
+            language,
+            module: Vec::new(),
+            is_package_init: false,
+            parse_errors: 0,
+            decls: Vec::new(),
+            scopes: vec![Scope::new(ScopeKind::Module, None, None)],
+            imports: Vec::new(),
+            calls: Vec::new(),
+            refs: Vec::new(),
+            all_names: None,
+            macro_rules: Vec::new(),
+            macro_argument_calls: Vec::new(),
+        }
+    }
+
     /// Build the per-scope name indexes once extraction is complete.
     pub fn finish(&mut self) {
         for scope in &mut self.scopes {

@@ -53,22 +53,7 @@ pub fn parse_only(
 /// The facts of a file the parser gave up on: no declarations, one parse error.
 fn empty_facts(path: &str, language: Language) -> FileFacts {
     FileFacts {
-        path: path.to_string(),
-        language,
-        module: Vec::new(),
-        is_package_init: false,
         parse_errors: 1,
-        decls: Vec::new(),
-        scopes: vec![crate::facts::Scope::new(
-            crate::facts::ScopeKind::Module,
-            None,
-            None,
-        )],
-        imports: Vec::new(),
-        calls: Vec::new(),
-        refs: Vec::new(),
-        all_names: None,
-        macro_rules: Vec::new(),
-        macro_argument_calls: Vec::new(),
+        ..FileFacts::new(path, language)
     }
 }

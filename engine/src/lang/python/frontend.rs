@@ -16,19 +16,8 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     let mut x = Extractor {
         src: source,
         facts: FileFacts {
-            path: path.to_string(),
-            language: Language::Python,
-            module: Vec::new(),
             is_package_init: path == "__init__.py" || path.ends_with("/__init__.py"),
-            parse_errors: 0,
-            decls: Vec::new(),
-            scopes: vec![Scope::new(ScopeKind::Module, None, None)],
-            imports: Vec::new(),
-            calls: Vec::new(),
-            refs: Vec::new(),
-            all_names: None,
-            macro_rules: Vec::new(),
-            macro_argument_calls: Vec::new(),
+            ..FileFacts::new(path, Language::Python)
         },
         lambdas: 0,
         returns: Vec::new(),

@@ -384,21 +384,7 @@ impl<'s> Extractor<'s> {
     fn new(path: &str, src: &'s [u8]) -> Extractor<'s> {
         Extractor {
             src,
-            facts: FileFacts {
-                path: path.to_string(),
-                language: Language::Rust,
-                module: Vec::new(),
-                is_package_init: false,
-                parse_errors: 0,
-                decls: Vec::new(),
-                scopes: vec![Scope::new(ScopeKind::Module, None, None)],
-                imports: Vec::new(),
-                calls: Vec::new(),
-                refs: Vec::new(),
-                all_names: None,
-                macro_rules: Vec::new(),
-                macro_argument_calls: Vec::new(),
-            },
+            facts: FileFacts::new(path, Language::Rust),
             scope: 0,
             owner: None,
             parent: None,

@@ -202,22 +202,13 @@ impl<'s> Extractor<'s> {
         Extractor {
             src,
             facts: FileFacts {
-                path: path.to_string(),
-                language,
                 module: vec![path.to_string()],
-                is_package_init: false,
-                parse_errors: 0,
-                decls: Vec::new(),
+                // Scope 1 is the file's export table (ES exports, `module.exports`).
                 scopes: vec![
                     Scope::new(ScopeKind::Module, None, None),
                     Scope::new(ScopeKind::Module, None, None),
                 ],
-                imports: Vec::new(),
-                calls: Vec::new(),
-                refs: Vec::new(),
-                all_names: None,
-                macro_rules: Vec::new(),
-                macro_argument_calls: Vec::new(),
+                ..FileFacts::new(path, language)
             },
             scope: 0,
             owner: None,
