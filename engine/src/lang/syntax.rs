@@ -25,3 +25,41 @@ pub(crate) fn children(node: Node) -> impl Iterator<Item = Node> {
     let kids: Vec<Node> = node.children(&mut cursor).collect();
     kids.into_iter()
 }
+
+/// The last `max` bytes of `text`, the cut moved forward to a character boundary:
+/// a long callee as written keeps its end, where the called name is.
+pub(crate) fn tail_of(text: &str, max: usize) -> &str {
+    let mut start = text.len().saturating_sub(max);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+/// The first `max` bytes of `text`, the cut moved back to a character boundary.
+pub(crate) fn head_of(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_stay_on_character_boundaries() {
+        assert_eq!(tail_of("abc", 5), "abc");
+        assert_eq!(tail_of("abcdef", 3), "def");
+        // "é" is two bytes: a cut inside it moves past it.
+        assert_eq!(tail_of("aébc", 3), "bc");
+        assert_eq!(head_of("abc", 5), "abc");
+        assert_eq!(head_of("abcdef", 3), "abc");
+        assert_eq!(head_of("abéc", 3), "ab");
+    }
+}

@@ -22,7 +22,7 @@
 //! - Casts, `sizeof`, `alignof`, `decltype`, `noexcept(…)` are never calls, and
 //!   nothing inside an unevaluated operand is a call.
 
-use crate::lang::syntax::{children, column_of, line_of, named_children};
+use crate::lang::syntax::{children, column_of, line_of, named_children, tail_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -1904,14 +1904,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
     fn wrote(&self, node: Node) -> String {
         let text = self.text(node);
         let text = text.trim();
-        if text.len() <= MAX_WROTE {
-            return text.to_string();
-        }
-        let mut start = text.len() - MAX_WROTE;
-        while !text.is_char_boundary(start) {
-            start += 1;
-        }
-        text[start..].to_string()
+        tail_of(text, MAX_WROTE).to_string()
     }
 }
 

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::lang::syntax::{column_of, line_of, named_children};
+use crate::lang::syntax::{column_of, line_of, named_children, tail_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -1094,14 +1094,7 @@ impl<'s> Extractor<'s> {
 
     fn wrote(&self, node: Node) -> String {
         let text = self.text(node);
-        if text.len() <= MAX_WROTE {
-            return text.to_string();
-        }
-        let mut start = text.len() - MAX_WROTE;
-        while !text.is_char_boundary(start) {
-            start += 1;
-        }
-        text[start..].to_string()
+        tail_of(text, MAX_WROTE).to_string()
     }
 }
 

@@ -6,7 +6,7 @@
 //! but bounded: past [`MAX_DEPTH`] levels it stops descending and counts a parse
 //! error, so a 50 000-level expression cannot overflow the stack.
 
-use crate::lang::syntax::{column_of, line_of};
+use crate::lang::syntax::{column_of, line_of, tail_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -1241,11 +1241,7 @@ impl<'s> Extractor<'s> {
         let mut text: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         text = text.replace(" .", ".").replace(". ", ".");
         if from > start || text.len() > MAX_WROTE {
-            let mut cut = text.len().saturating_sub(MAX_WROTE);
-            while !text.is_char_boundary(cut) {
-                cut += 1;
-            }
-            text = format!("…{}", &text[cut..]);
+            text = format!("…{}", tail_of(&text, MAX_WROTE));
         }
         text
     }

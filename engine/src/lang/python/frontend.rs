@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use crate::facts::*;
+use crate::lang::syntax::head_of;
 use crate::lang::Language;
 
 const MAX_DEPTH: u32 = 1_500;
@@ -1292,11 +1293,7 @@ impl<'s> Extractor<'s> {
         if t.len() <= MAX_WROTE {
             return t.to_string();
         }
-        let mut end = MAX_WROTE;
-        while !t.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}…", &t[..end])
+        format!("{}…", head_of(t, MAX_WROTE))
     }
 
     fn push_call(&mut self, call: Call) -> CallIdx {

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::lang::syntax::{column_of, line_of};
+use crate::lang::syntax::{column_of, line_of, tail_of};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -2009,14 +2009,7 @@ impl<'s> Extractor<'s> {
 
     fn wrote(&self, node: Node) -> String {
         let text = self.text(node);
-        if text.len() <= MAX_WROTE {
-            return text.to_string();
-        }
-        let mut start = text.len() - MAX_WROTE;
-        while !text.is_char_boundary(start) {
-            start += 1;
-        }
-        text[start..].to_string()
+        tail_of(text, MAX_WROTE).to_string()
     }
 
     // ----- types ------------------------------------------------------------------------------

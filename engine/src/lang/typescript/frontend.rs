@@ -25,7 +25,7 @@
 //! - `await e` is the awaited value: the `Subscript` of e by the key [`AWAIT`], and the
 //!   segment [`AWAIT`] in a receiver path read after a call.
 
-use crate::lang::syntax::{children, column_of, line_of, named_children};
+use crate::lang::syntax::{children, column_of, head_of, line_of, named_children};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -1887,15 +1887,7 @@ impl<'s> Extractor<'s> {
     fn wrote(&self, node: Node) -> String {
         let t = self.text(node);
         let t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
-        if t.len() > MAX_WROTE {
-            let mut end = MAX_WROTE;
-            while !t.is_char_boundary(end) {
-                end -= 1;
-            }
-            t[..end].to_string()
-        } else {
-            t
-        }
+        head_of(&t, MAX_WROTE).to_string()
     }
 
     fn call(&mut self, node: Node, d: u32) -> Shape {
