@@ -26,6 +26,46 @@ pub(crate) fn children(node: Node) -> impl Iterator<Item = Node> {
     kids.into_iter()
 }
 
+/// The parse errors a frontend counts while it walks the tree: error and missing
+/// nodes, and one for the walk's depth bound, however many subtrees it cuts.
+#[derive(Default)]
+pub(crate) struct ErrorCount {
+    count: u32,
+    /// Whether some subtree was cut at the depth bound.
+    cut: bool,
+}
+
+impl ErrorCount {
+    /// Whether the walk must stop at `depth` (past `max`): the subtree is cut, not
+    /// walked, so deep nesting cannot overflow the stack.
+    pub(crate) fn too_deep(&mut self, depth: u32, max: u32) -> bool {
+        if depth <= max {
+            return false;
+        }
+        if !self.cut {
+            self.cut = true;
+            self.count += 1;
+        }
+        true
+    }
+
+    /// An error or missing node counts one.
+    pub(crate) fn note(&mut self, node: Node) {
+        if node.is_error() || node.is_missing() {
+            self.count += 1;
+        }
+    }
+
+    /// The file's figure: what the walk counted, and at least one when the tree
+    /// has an error node the bounded walk did not reach.
+    pub(crate) fn total(&self, tree: &tree_sitter::Tree) -> u32 {
+        if self.count == 0 && tree.root_node().has_error() {
+            return 1;
+        }
+        self.count
+    }
+}
+
 /// The last `max` bytes of `text`, the cut moved forward to a character boundary:
 /// a long callee as written keeps its end, where the called name is.
 pub(crate) fn tail_of(text: &str, max: usize) -> &str {

@@ -22,7 +22,7 @@
 //! - Casts, `sizeof`, `alignof`, `decltype`, `noexcept(…)` are never calls, and
 //!   nothing inside an unevaluated operand is a call.
 
-use crate::lang::syntax::{children, column_of, line_of, named_children, tail_of};
+use crate::lang::syntax::{children, column_of, line_of, named_children, tail_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -50,10 +50,7 @@ pub fn extract(
     let mut facts = x.facts;
     let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     facts.module = vec![dir.to_string()];
-    facts.parse_errors = x.errors;
-    if facts.parse_errors == 0 && tree.root_node().has_error() {
-        facts.parse_errors = 1;
-    }
+    facts.parse_errors = x.errors.total(tree);
     facts
 }
 
@@ -200,8 +197,7 @@ struct Extractor<'s, 'w> {
     pending_type_params: Vec<String>,
     /// Inside the argument of a macro that writes it at global scope (`::call`).
     global_scope: bool,
-    errors: u32,
-    cut: bool,
+    errors: ErrorCount,
     latest: std::collections::HashMap<(ScopeIdx, String), usize>,
 }
 
@@ -224,8 +220,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             anonymous: 0,
             pending_type_params: Vec::new(),
             global_scope: false,
-            errors: 0,
-            cut: false,
+            errors: ErrorCount::default(),
             latest: Default::default(),
         }
     }
@@ -235,16 +230,10 @@ impl<'s, 'w> Extractor<'s, 'w> {
     }
 
     fn walk(&mut self, node: Node, depth: u32) -> Shape {
-        if depth > MAX_DEPTH {
-            if !self.cut {
-                self.cut = true;
-                self.errors += 1;
-            }
+        if self.errors.too_deep(depth, MAX_DEPTH) {
             return Shape::Unknown;
         }
-        if node.is_error() || node.is_missing() {
-            self.errors += 1;
-        }
+        self.errors.note(node);
         let d = depth + 1;
         match node.kind() {
             "comment" => Shape::Unknown,

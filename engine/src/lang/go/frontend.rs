@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::lang::syntax::{column_of, line_of, named_children, tail_of};
+use crate::lang::syntax::{column_of, line_of, named_children, tail_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -33,10 +33,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     let mut facts = x.facts;
     let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     facts.module = vec![dir.to_string(), x.package];
-    facts.parse_errors = x.errors;
-    if facts.parse_errors == 0 && tree.root_node().has_error() {
-        facts.parse_errors = 1;
-    }
+    facts.parse_errors = x.errors.total(tree);
     facts
 }
 
@@ -186,8 +183,7 @@ struct Extractor<'s> {
     package: String,
     scope: ScopeIdx,
     owner: Option<DeclIdx>,
-    errors: u32,
-    cut: bool,
+    errors: ErrorCount,
     /// The latest binding of each name in each scope (scope, name) → index in its
     /// bindings, so reads while walking are hash hits, not scans of a scope.
     latest: std::collections::HashMap<(ScopeIdx, String), usize>,
@@ -201,8 +197,7 @@ impl<'s> Extractor<'s> {
             package: String::new(),
             scope: 0,
             owner: None,
-            errors: 0,
-            cut: false,
+            errors: ErrorCount::default(),
             latest: Default::default(),
         }
     }
@@ -229,16 +224,10 @@ impl<'s> Extractor<'s> {
     }
 
     fn walk(&mut self, node: Node, depth: u32) -> Shape {
-        if depth > MAX_DEPTH {
-            if !self.cut {
-                self.cut = true;
-                self.errors += 1;
-            }
+        if self.errors.too_deep(depth, MAX_DEPTH) {
             return Shape::Unknown;
         }
-        if node.is_error() || node.is_missing() {
-            self.errors += 1;
-        }
+        self.errors.note(node);
         let d = depth + 1;
         match node.kind() {
             "package_clause" => {

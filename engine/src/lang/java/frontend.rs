@@ -6,7 +6,7 @@
 //! but bounded: past [`MAX_DEPTH`] levels it stops descending and counts a parse
 //! error, so a 50 000-level expression cannot overflow the stack.
 
-use crate::lang::syntax::{column_of, line_of, tail_of};
+use crate::lang::syntax::{column_of, line_of, tail_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -28,11 +28,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     let mut x = Extractor::new(path, source);
     x.walk(tree.root_node(), 0);
     let mut facts = x.facts;
-    facts.parse_errors = x.errors;
-    if facts.parse_errors == 0 && tree.root_node().has_error() {
-        // An error node the bounded walk did not reach still makes the file erroneous.
-        facts.parse_errors = 1;
-    }
+    facts.parse_errors = x.errors.total(tree);
     facts
 }
 
@@ -132,9 +128,7 @@ struct Extractor<'s> {
     frames: Vec<Frame>,
     lambdas: u32,
     anonymous: u32,
-    errors: u32,
-    /// Whether some subtree was cut at the depth bound.
-    cut: bool,
+    errors: ErrorCount,
 }
 
 impl<'s> Extractor<'s> {
@@ -147,8 +141,7 @@ impl<'s> Extractor<'s> {
             frames: Vec::new(),
             lambdas: 0,
             anonymous: 0,
-            errors: 0,
-            cut: false,
+            errors: ErrorCount::default(),
         }
     }
 
@@ -159,18 +152,12 @@ impl<'s> Extractor<'s> {
     /// The walk: visits every node once (up to the depth bound) and answers what
     /// an expression is.
     fn walk(&mut self, node: Node, depth: u32) -> Shape {
-        if depth > MAX_DEPTH {
-            // Too deep to walk safely: the rest of this subtree is not analysed,
-            // and the file says so (once).
-            if !self.cut {
-                self.cut = true;
-                self.errors += 1;
-            }
+        // Too deep to walk safely: the rest of this subtree is not analysed, and
+        // the file says so (once).
+        if self.errors.too_deep(depth, MAX_DEPTH) {
             return Shape::Unknown;
         }
-        if node.is_error() || node.is_missing() {
-            self.errors += 1;
-        }
+        self.errors.note(node);
         let d = depth + 1;
         match node.kind() {
             "line_comment" | "block_comment" => Shape::Unknown,

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::lang::syntax::{column_of, line_of, tail_of};
+use crate::lang::syntax::{column_of, line_of, tail_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -38,10 +38,7 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     let mut x = Extractor::new(path, source);
     x.items(tree.root_node(), 0);
     let mut facts = x.facts;
-    facts.parse_errors = x.errors;
-    if facts.parse_errors == 0 && tree.root_node().has_error() {
-        facts.parse_errors = 1;
-    }
+    facts.parse_errors = x.errors.total(tree);
     facts
 }
 
@@ -365,8 +362,7 @@ struct Extractor<'s> {
     /// A closure's first parameter written as a pattern (`|(k, v)|`): each name
     /// and its path, for the element an adapter hands it.
     closure_patterns: HashMap<DeclIdx, Vec<(String, Vec<String>)>>,
-    errors: u32,
-    cut: bool,
+    errors: ErrorCount,
     /// Reading the argument of a macro of the tree (its calls kept aside).
     in_tree_macro: bool,
 }
@@ -391,9 +387,8 @@ impl<'s> Extractor<'s> {
             within: Vec::new(),
             closures: 0,
             closure_patterns: HashMap::new(),
-            errors: 0,
+            errors: ErrorCount::default(),
             in_tree_macro: false,
-            cut: false,
         }
     }
 
@@ -402,14 +397,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn too_deep(&mut self, depth: u32) -> bool {
-        if depth > MAX_DEPTH {
-            if !self.cut {
-                self.cut = true;
-                self.errors += 1;
-            }
-            return true;
-        }
-        false
+        self.errors.too_deep(depth, MAX_DEPTH)
     }
 
     /// Enters a new `kind` scope, the body of declaration `idx` (the caller saves
@@ -477,9 +465,7 @@ impl<'s> Extractor<'s> {
         }
         let mut pending: Vec<Decorator> = Vec::new();
         for child in named_children(node) {
-            if child.is_error() || child.is_missing() {
-                self.errors += 1;
-            }
+            self.errors.note(child);
             match child.kind() {
                 "attribute_item" => {
                     pending.extend(self.attribute(child));
@@ -1194,9 +1180,7 @@ impl<'s> Extractor<'s> {
         if self.too_deep(depth) {
             return Shape::Unknown;
         }
-        if node.is_error() || node.is_missing() {
-            self.errors += 1;
-        }
+        self.errors.note(node);
         let d = depth + 1;
         match node.kind() {
             "identifier" => Shape::Name(self.text(node).to_string()),

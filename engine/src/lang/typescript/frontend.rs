@@ -25,7 +25,7 @@
 //! - `await e` is the awaited value: the `Subscript` of e by the key [`AWAIT`], and the
 //!   segment [`AWAIT`] in a receiver path read after a call.
 
-use crate::lang::syntax::{children, column_of, head_of, line_of, named_children};
+use crate::lang::syntax::{children, column_of, head_of, line_of, named_children, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
@@ -84,10 +84,7 @@ pub fn extract(
     let mut x = Extractor::new(language, path, source);
     x.walk(tree.root_node(), 0);
     let mut facts = x.facts;
-    facts.parse_errors = x.errors;
-    if facts.parse_errors == 0 && tree.root_node().has_error() {
-        facts.parse_errors = 1;
-    }
+    facts.parse_errors = x.errors.total(tree);
     facts
 }
 
@@ -172,8 +169,7 @@ struct Extractor<'s> {
     owner: Option<DeclIdx>,
     /// The class whose body is being walked (for fields written in constructors).
     class: Option<DeclIdx>,
-    errors: u32,
-    cut: bool,
+    errors: ErrorCount,
     lambdas: u32,
     /// The object a function about to be declared is a property of (`X.m = function`,
     /// `const X = { m() {} }`): `this` inside it is X, as tsc reads JavaScript.
@@ -213,8 +209,7 @@ impl<'s> Extractor<'s> {
             scope: 0,
             owner: None,
             class: None,
-            errors: 0,
-            cut: false,
+            errors: ErrorCount::default(),
             lambdas: 0,
             this_holder: None,
             declared: Default::default(),
@@ -306,16 +301,10 @@ impl<'s> Extractor<'s> {
     }
 
     fn walk(&mut self, node: Node, depth: u32) -> Shape {
-        if depth > MAX_DEPTH {
-            if !self.cut {
-                self.cut = true;
-                self.errors += 1;
-            }
+        if self.errors.too_deep(depth, MAX_DEPTH) {
             return Shape::Unknown;
         }
-        if node.is_error() || node.is_missing() {
-            self.errors += 1;
-        }
+        self.errors.note(node);
         let d = depth + 1;
         match node.kind() {
             "comment" => Shape::Unknown,
