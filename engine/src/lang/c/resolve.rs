@@ -73,22 +73,7 @@ impl LanguageResolver for CResolver {
     /// Two definitions of one name in one file (alternatives under `#if`): the one
     /// whose parameters fit, when only one does.
     fn pick_overload(&self, cx: &Cx, _file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
-        // A prototype or in-class declaration shares its definition's qualified
-        // name when both are in one file: the definition is the target.
-        let definitions: Vec<Eid> = candidates
-            .iter()
-            .copied()
-            .filter(|&e| cx.index.decl(e).body.is_some())
-            .collect();
-        let pool = if definitions.is_empty() {
-            candidates
-        } else {
-            &definitions
-        };
-        match crate::resolve::overload::by_arity(cx, call, pool, |_| false).as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        }
+        pick_definition(cx, call, candidates)
     }
 }
 
@@ -420,5 +405,26 @@ fn call_through_a_field(_cx: &Cx, _file: u32, call: &Call) -> Decision {
         } => Decision::Pass,
         Callee::Member { .. } => Decision::Refuse(Reason::DynamicCallee),
         _ => Decision::Pass,
+    }
+}
+
+/// Among declarations sharing one qualified name, the one a call names: a
+/// prototype or in-class declaration shares its definition's qualified name when
+/// both are in one file, so definitions are preferred; then the one whose
+/// parameters fit the argument count, when only one does (C and C++ alike).
+pub(crate) fn pick_definition(cx: &Cx, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+    let definitions: Vec<Eid> = candidates
+        .iter()
+        .copied()
+        .filter(|&e| cx.index.decl(e).body.is_some())
+        .collect();
+    let pool = if definitions.is_empty() {
+        candidates
+    } else {
+        &definitions
+    };
+    match crate::resolve::overload::by_arity(cx, call, pool, |_| false).as_slice() {
+        [one] => Some(*one),
+        _ => None,
     }
 }

@@ -9,7 +9,7 @@
 //! declared return types; smart pointers' `->` reaches the pointee.
 
 use crate::facts::{
-    BindingValue, Call, CallKind, Callee, DeclKind, ImportKind, Receiver, TypeRef, ValueExpr,
+    BindingValue, Call, CallKind, Callee, Decl, DeclKind, ImportKind, Receiver, TypeRef, ValueExpr,
     ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
@@ -113,22 +113,7 @@ impl LanguageResolver for CppResolver {
     }
 
     fn pick_overload(&self, cx: &Cx, _file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
-        // A prototype or in-class declaration shares its definition's qualified
-        // name when both are in one file: the definition is the target.
-        let definitions: Vec<Eid> = candidates
-            .iter()
-            .copied()
-            .filter(|&e| cx.index.decl(e).body.is_some())
-            .collect();
-        let pool = if definitions.is_empty() {
-            candidates
-        } else {
-            &definitions
-        };
-        match crate::resolve::overload::by_arity(cx, call, pool, |_| false).as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        }
+        crate::lang::c::resolve::pick_definition(cx, call, candidates)
     }
 }
 
@@ -381,35 +366,22 @@ fn pick_type(index: &TreeIndex, file: u32, types: &[Eid]) -> Option<Eid> {
 /// Whether `name` is a template parameter of `ctx`, of a declaration around it
 /// (a class or function it is nested in), or of an out-of-line member's class.
 fn is_type_param(index: &TreeIndex, ctx: Option<Eid>, name: &str) -> bool {
-    let mut cur = ctx;
-    let mut guard = 0;
-    while let Some(e) = cur {
-        let d = index.decl(e);
-        if d.type_params.iter().any(|p| p == name) {
-            return true;
-        }
-        cur = match d.parent {
-            Some(p) => Some(Eid {
-                file: e.file,
-                decl: p,
-            }),
-            None => index.c_owner_type(e).filter(|&o| o != e),
-        };
-        guard += 1;
-        if guard > 16 {
-            break;
-        }
-    }
-    false
+    any_enclosing(index, ctx, |d| d.type_params.iter().any(|p| p == name))
 }
 
 /// Whether `ctx` is inside a template (its names may depend on its parameters).
 fn in_template(index: &TreeIndex, ctx: Option<Eid>) -> bool {
+    any_enclosing(index, ctx, |d| !d.type_params.is_empty())
+}
+
+/// Whether `ctx` or a declaration enclosing it (its parents, then an out-of-line
+/// member's class) satisfies `test`; the walk is bounded at 17 steps.
+fn any_enclosing(index: &TreeIndex, ctx: Option<Eid>, test: impl Fn(&Decl) -> bool) -> bool {
     let mut cur = ctx;
     let mut guard = 0;
     while let Some(e) = cur {
         let d = index.decl(e);
-        if !d.type_params.is_empty() {
+        if test(d) {
             return true;
         }
         cur = match d.parent {

@@ -1088,7 +1088,20 @@ fn implements_deref(cx: &Cx, t: Eid, budget: u32) -> bool {
 /// binds (`impl Index<&KeyType> for MKeyMap { type Output = Arg; }`); several
 /// impls (two key types) leave it unknown.
 fn indexed(cx: &Cx, t: Eid, family: Family, budget: u32) -> V {
-    match associated_type(cx, t, "Output", Some(&["Index", "IndexMut"]), budget) {
+    associated_instance(cx, t, "Output", &["Index", "IndexMut"], family, budget)
+}
+
+/// An instance of the associated type `name` that `t`'s one impl of `traits`
+/// binds (`type Output = Arg;`, `type Item = Part;`), else unknown.
+fn associated_instance(
+    cx: &Cx,
+    t: Eid,
+    name: &str,
+    traits: &[&str],
+    family: Family,
+    budget: u32,
+) -> V {
+    match associated_type(cx, t, name, Some(traits), budget) {
         Some(V::Alias {
             target,
             params,
@@ -1153,20 +1166,7 @@ fn element_of(cx: &Cx, v: V, budget: u32) -> V {
     match v {
         // A type of the tree that implements `Iterator` / `IntoIterator`: its `Item`.
         V::Inst(t, family) => {
-            match associated_type(cx, t, "Item", Some(&["Iterator", "IntoIterator"]), budget) {
-                Some(V::Alias {
-                    target,
-                    params,
-                    site,
-                }) => instance_of(
-                    cx,
-                    &site,
-                    &substitute(&target, &params, &[]),
-                    family,
-                    budget,
-                ),
-                _ => V::Refuse(Reason::ReceiverTypeUnknown),
-            }
+            associated_instance(cx, t, "Item", &["Iterator", "IntoIterator"], family, budget)
         }
         V::Foreign {
             name,

@@ -823,56 +823,41 @@ fn member_of<'a>(cx: &Cx<'a>, e: Ev<'a>, name: &str, budget: u32) -> Ev<'a> {
             entries,
             name: bound,
         } => {
-            if let Some(bound) = &bound {
-                let writes = slots(cx.index, file, scope, bound, name);
-                if let Some(v) = writes.last() {
-                    if writes.len() > 1 {
-                        return unknown(Reason::LocalValue);
-                    }
-                    let site = Site {
-                        file,
-                        scope,
-                        line: u32::MAX,
-                        deferred: true,
-                    };
-                    let out = eval_value(cx, &site, v, budget - 1);
-                    let family = if receiver_family == Family::OwnType {
-                        Family::OwnType
-                    } else {
-                        Family::QualifiedPath
-                    };
-                    return match out.v {
-                        V::Func(_) => ev(out.v, family),
-                        _ => out,
-                    };
-                }
+            // A member written onto the object after its literal (`X.m = f`) is
+            // what it holds (two writes leave it unknown); else the literal's own
+            // entry (the frontend sorts an object literal's entries by key).
+            let writes = match &bound {
+                Some(bound) => slots(cx.index, file, scope, bound, name),
+                None => Vec::new(),
+            };
+            if writes.len() > 1 {
+                return unknown(Reason::LocalValue);
             }
-            // The frontend sorts an object literal's entries by key.
             let key = Key::Str(name.to_string());
-            let hit = entries
-                .binary_search_by(|(k, _)| k.cmp(&key))
-                .ok()
-                .map(|i| &entries[i]);
-            match hit {
-                Some((_, v)) => {
-                    let site = Site {
-                        file,
-                        scope,
-                        line: u32::MAX,
-                        deferred: true,
-                    };
-                    let out = eval_value(cx, &site, v, budget - 1);
-                    let family = if receiver_family == Family::OwnType {
-                        Family::OwnType
-                    } else {
-                        Family::QualifiedPath
-                    };
-                    match out.v {
-                        V::Func(_) => ev(out.v, family),
-                        _ => out,
-                    }
-                }
-                None => unknown(Reason::ReceiverTypeUnknown),
+            let held = writes.last().copied().or_else(|| {
+                entries
+                    .binary_search_by(|(k, _)| k.cmp(&key))
+                    .ok()
+                    .map(|i| &entries[i].1)
+            });
+            let Some(v) = held else {
+                return unknown(Reason::ReceiverTypeUnknown);
+            };
+            let site = Site {
+                file,
+                scope,
+                line: u32::MAX,
+                deferred: true,
+            };
+            let out = eval_value(cx, &site, v, budget - 1);
+            let family = if receiver_family == Family::OwnType {
+                Family::OwnType
+            } else {
+                Family::QualifiedPath
+            };
+            match out.v {
+                V::Func(_) => ev(out.v, family),
+                _ => out,
             }
         }
         V::Instance(t) => instance_member(cx, t, name, e.family, budget),
