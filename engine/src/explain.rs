@@ -110,6 +110,7 @@ fn said(index: &TreeIndex, d: &Decision) -> String {
             "unresolved: the tree claims the name and nothing declares it".to_string()
         }
         Decision::Place(p) => format!("placed: {}", placement(index, p)),
+        Decision::MayReach(m) => format!("may reach: {}", may_reach(index, m)),
     }
 }
 
@@ -141,7 +142,27 @@ fn final_answer(index: &TreeIndex, r: &Resolution) -> String {
         Resolution::Placed(p) => format!("placed: {}", placement(index, p)),
         Resolution::Unresolved(r) => format!("unresolved: {}", r.token()),
         Resolution::Undetermined(r) => format!("undetermined: {}", r.token()),
+        Resolution::MayReach(m) => {
+            format!("undetermined: ambiguous, may reach {}", may_reach(index, m))
+        }
     }
+}
+
+fn may_reach(index: &TreeIndex, m: &crate::resolve::MayReach) -> String {
+    let each: Vec<String> = m
+        .targets()
+        .iter()
+        .map(|&t| {
+            let decl = index.decl(t);
+            format!(
+                "{} at {}:{}",
+                index.qualified_name(t),
+                index.file(t.file).path,
+                decl.line
+            )
+        })
+        .collect();
+    format!("[{}] one of {}", m.family().token(), each.join(", "))
 }
 
 fn placement(index: &TreeIndex, p: &Placement) -> String {

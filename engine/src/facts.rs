@@ -441,6 +441,8 @@ pub enum ValueExpr {
     /// One element of what the inner value iterates over (`for x in items:`).
     Element(Box<ValueExpr>),
     Literal(LiteralType),
+    /// A string or integer literal, by value: what can key a table (`k = "a"`).
+    Key(Key),
     /// Starred element of an unpacking, or anything else.
     Unknown,
 }
@@ -449,6 +451,16 @@ pub enum ValueExpr {
 pub enum Key {
     Str(String),
     Int(i64),
+}
+
+impl Key {
+    /// The type of the literal that writes this key.
+    pub fn literal_type(&self) -> LiteralType {
+        match self {
+            Key::Str(_) => LiteralType::Str,
+            Key::Int(_) => LiteralType::Int,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -556,8 +568,13 @@ pub enum Callee {
     Name(String),
     /// `recv.name()`.
     Member { receiver: Receiver, name: String },
-    /// `d["k"]()` / `a[0]()`.
-    Subscript { base: Receiver, key: Option<Key> },
+    /// `d["k"]()` / `a[0]()`; `d[k]()` has no literal key, and names `k` where
+    /// the key is a bare name (Python).
+    Subscript {
+        base: Receiver,
+        key: Option<Key>,
+        key_name: Option<String>,
+    },
     /// The result of the call at this index called in turn: `f()()`.
     Result(CallIdx),
     /// Anything computed: `(f or g)()`, `getattr(o, n)()`.
@@ -616,6 +633,8 @@ pub enum CallKind {
 #[derive(Debug, Clone)]
 pub enum ArgShape {
     Literal(LiteralType),
+    /// A string or integer literal, by value (Python: a key a callee may read).
+    Key(Key),
     Name(String),
     /// A dotted path (`this.x`, `a.b`).
     Path(Vec<String>),

@@ -85,6 +85,17 @@ pub struct CallEntry {
     pub outside: Option<OutsideEntry>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
+    /// Only for an `ambiguous` call whose every in-tree target is known (D25).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub may_reach: Option<MayReachEntry>,
+}
+
+/// The complete set of declarations an undetermined call may reach, and the
+/// family of the evidence that closed the set.
+#[derive(Debug, Serialize)]
+pub struct MayReachEntry {
+    pub placed_by: Family,
+    pub targets: Vec<TargetEntry>,
 }
 
 #[derive(Debug, Serialize)]
@@ -241,8 +252,28 @@ fn call_entry(index: &TreeIndex, fi: u32, call: &Call, resolution: &Resolution) 
             entry.reason = Some(*r);
         }
         Resolution::Undetermined(r) => entry.reason = Some(*r),
+        Resolution::MayReach(m) => {
+            entry.reason = Some(Reason::Ambiguous);
+            entry.may_reach = Some(MayReachEntry {
+                placed_by: m.family(),
+                targets: m
+                    .targets()
+                    .iter()
+                    .map(|&t| target_entry(index, t))
+                    .collect(),
+            });
+        }
     }
     entry
+}
+
+fn target_entry(index: &TreeIndex, eid: Eid) -> TargetEntry {
+    TargetEntry {
+        entity: index.entity_id(eid),
+        qualified_name: index.qualified_name(eid).to_string(),
+        file: index.file(eid.file).path.clone(),
+        line: index.decl(eid).line,
+    }
 }
 
 fn reference_entry(index: &TreeIndex, fi: u32, r: &ValueRef, p: &Placement) -> CallEntry {
@@ -279,6 +310,7 @@ fn site_entry(
         declaration_line: None,
         outside: None,
         reason: None,
+        may_reach: None,
     }
 }
 
@@ -290,13 +322,7 @@ fn fill_placement(index: &TreeIndex, entry: &mut CallEntry, p: &Placement) {
             // The named declaration when the overload pass chose one; otherwise the
             // first declaration of the name stands for the whole set.
             let shown = p.named().unwrap_or(targets[0]);
-            let decl = index.decl(shown);
-            entry.target = Some(TargetEntry {
-                entity: index.entity_id(shown),
-                qualified_name: index.qualified_name(shown).to_string(),
-                file: index.file(shown.file).path.clone(),
-                line: decl.line,
-            });
+            entry.target = Some(target_entry(index, shown));
             let shared = index.same_qualified_name(shown).len() > 1;
             if shared {
                 entry.declaration_line = p.named().map(|n| index.decl(n).line);

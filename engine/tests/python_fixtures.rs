@@ -25,6 +25,12 @@ fn values() {
     common::check_fixture(&fixture("values.py.txt"), "#");
 }
 
+/// Undetermined calls published with every target they may reach (D25).
+#[test]
+fn may_reach_sets() {
+    common::check_fixture(&fixture("may_reach.py.txt"), "#");
+}
+
 #[test]
 fn golden_report_edges() {
     let report = common::check_fixture(&fixture("receivers.py.txt"), "#");

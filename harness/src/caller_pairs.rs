@@ -1,4 +1,4 @@
-//! Pair figures (protocol/1 §4): unique (caller declaration, callee declaration)
+//! Pair figures (protocol/2 §4): unique (caller declaration, callee declaration)
 //! pairs, kept apart from site figures.
 //!
 //! A caller is the declaration containing the site, by its name position; a call at

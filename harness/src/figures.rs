@@ -1,4 +1,4 @@
-//! Figures (protocol/1 §3–§5): the numbers one row of a table shows, computed from
+//! Figures (protocol/2 §3–§5): the numbers one row of a table shows, computed from
 //! the verdicts and counts of one score computation.
 
 use std::collections::BTreeMap;
@@ -40,6 +40,9 @@ pub struct Figures {
     pub implicit: u64,
     pub missed: u64,
     pub pairs: PairFigures,
+    /// Undetermined sites with a may-reach set, judged apart (D25).
+    #[serde(default)]
+    pub may_reach: crate::score::MayReachCounts,
 }
 
 /// Pair figures: never combined with site figures into one percentage.
@@ -137,6 +140,7 @@ pub fn figures(scored: &Scored) -> Figures {
             precision: ratio(pairs.true_engine_pairs, pairs.judged_engine_pairs),
             recall: ratio(pairs.recalled_truth_pairs, pairs.truth_pairs),
         },
+        may_reach: scored.may_reach.clone(),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The harness: scores any `callgraph-report/1` against any `callgraph-truth/1`
-//! (protocol/1, docs/PROTOCOL.md), measures the engine on the proofs and on pinned
+//! (protocol/2, docs/PROTOCOL.md), measures the engine on the proofs and on pinned
 //! corpora, writes the MEASUREMENTS tables, and gates CI on regressions.
 //!
 //! Architecture invariant: the harness reads the engine's report, never its internals;

@@ -16,7 +16,7 @@ use crate::figures::{FamilyFigures, Figures};
 use crate::score::{SiteRecord, Verdict};
 
 pub const MEASUREMENTS_SCHEMA: &str = "measurements/1";
-pub const PROTOCOL: &str = "protocol/1";
+pub const PROTOCOL: &str = "protocol/2";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measurements {

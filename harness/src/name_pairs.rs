@@ -163,39 +163,42 @@ fn record(case: &str, pair: &NamePair, verdict: Verdict, family: Option<String>)
 /// (`main.A.method`, `main.func.inner`), lambdas numbered `<lambdaN>` in source order
 /// within their enclosing scope, as PyCG numbers them. A call at module level — or in
 /// a class body, which PyCG attributes to the enclosing scope — has that scope as
-/// caller. Only in-tree answers become pairs.
+/// caller. In-tree answers become pairs, and so does every member of a may-reach
+/// set (D25): PyCG's graph is a may-call graph.
 pub fn engine_case(case_id: &str, modules: &BTreeSet<String>, report: &Report) -> ToolCase {
     let names = DottedNames::new(report);
     let mut raw = Vec::new();
     let mut families_of: BTreeMap<(String, String), String> = BTreeMap::new();
     let mut class_targets = Vec::new();
     for call in &report.calls {
-        if call.resolution != Resolution::InTree {
-            continue;
-        }
-        let Some(target) = &call.target else { continue };
-        let caller = match call.caller.and_then(|id| names.entity(id)) {
-            Some(entity) => names.caller_name(entity),
-            None => module_of_path(&call.file).unwrap_or_default(),
+        let family = match &call.may_reach {
+            Some(set) if call.resolution == Resolution::Undetermined => Some(&set.placed_by),
+            _ => call.placed_by.as_ref(),
         };
-        let callee_entity = target
-            .entity
-            .and_then(|id| names.entity(id))
-            .or_else(|| names.by_qualified_name(&target.qualified_name));
-        let callee = match callee_entity {
-            Some(entity) if entity.kind == "class" => {
-                class_targets.push((caller, names.dotted(entity)));
-                continue;
+        for target in call.edge_targets() {
+            let caller = match call.caller.and_then(|id| names.entity(id)) {
+                Some(entity) => names.caller_name(entity),
+                None => module_of_path(&call.file).unwrap_or_default(),
+            };
+            let callee_entity = target
+                .entity
+                .and_then(|id| names.entity(id))
+                .or_else(|| names.by_qualified_name(&target.qualified_name));
+            let callee = match callee_entity {
+                Some(entity) if entity.kind == "class" => {
+                    class_targets.push((caller, names.dotted(entity)));
+                    continue;
+                }
+                Some(entity) => names.dotted(entity),
+                None => names.dotted_qualified(&target.qualified_name),
+            };
+            if let Some(family) = family {
+                families_of
+                    .entry((caller.clone(), callee.clone()))
+                    .or_insert_with(|| family.clone());
             }
-            Some(entity) => names.dotted(entity),
-            None => names.dotted_qualified(&target.qualified_name),
-        };
-        if let Some(family) = &call.placed_by {
-            families_of
-                .entry((caller.clone(), callee.clone()))
-                .or_insert_with(|| family.clone());
+            raw.push((caller, callee));
         }
-        raw.push((caller, callee));
     }
     let mut case = PairCase::from_raw(case_id, modules, &raw);
     for (caller, callee) in class_targets {
@@ -518,6 +521,31 @@ mod tests {
             by_pair,
             vec!["lexical", "import", "value_flow", "lexical", "written_type"]
         );
+    }
+
+    /// An undetermined call with a may-reach set gives one pair per member, under
+    /// the set's family; one without a set gives none.
+    #[test]
+    fn a_may_reach_set_gives_a_pair_per_member() {
+        let json = r#"{"schema": "callgraph-report/1", "engine": {"version": "t"},
+         "entities": [
+          {"id": 1, "qualified_name": "main.py::run", "kind": "function", "file": "main.py", "line": 1},
+          {"id": 2, "qualified_name": "main.py::f", "kind": "function", "file": "main.py", "line": 3},
+          {"id": 3, "qualified_name": "main.py::g", "kind": "function", "file": "main.py", "line": 5}],
+         "calls": [
+          {"file": "main.py", "line": 2, "column": 5, "caller": 1, "name": "cb", "resolution": "undetermined",
+           "reason": "ambiguous", "may_reach": {"placed_by": "value_flow", "targets": [
+             {"entity": 2, "qualified_name": "main.py::f", "file": "main.py", "line": 3},
+             {"entity": 3, "qualified_name": "main.py::g", "file": "main.py", "line": 5}]}},
+          {"file": "main.py", "line": 2, "column": 9, "caller": 1, "name": "h", "resolution": "undetermined",
+           "reason": "ambiguous"}]}"#;
+        let tool = engine_case("c", &modules(), &report(json));
+        assert_eq!(
+            pairs(&tool.case),
+            vec!["main.run -> main.f", "main.run -> main.g"]
+        );
+        let families: Vec<&str> = tool.families.values().map(String::as_str).collect();
+        assert_eq!(families, vec!["value_flow", "value_flow"]);
     }
 
     fn graph(cases: Vec<PairCase>) -> PairGraph {

@@ -1,4 +1,4 @@
-//! Site identity and pairing (protocol/1 §1).
+//! Site identity and pairing (protocol/2 §1).
 //!
 //! Engine sites and truth sites are grouped by (file, line). Within a group they pair
 //! by name as written (without case for Ada), then — where both sides give columns in
@@ -167,6 +167,7 @@ mod tests {
             declaration_line: None,
             outside: None,
             reason: None,
+            may_reach: None,
         }
     }
 

@@ -76,6 +76,16 @@ pub struct Call {
     pub outside: Option<OutsideRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// An undetermined call's complete set of in-tree targets (D25): pairs only,
+    /// never a site answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub may_reach: Option<MayReach>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MayReach {
+    pub placed_by: String,
+    pub targets: Vec<Target>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -118,6 +128,16 @@ impl Call {
         self.target
             .as_ref()
             .map(|t| (t.file.as_str(), self.declaration_line.unwrap_or(t.line)))
+    }
+
+    /// The declarations this call stands for as call-graph edges: its in-tree
+    /// target, or every member of its may-reach set.
+    pub fn edge_targets(&self) -> Vec<&Target> {
+        match (&self.resolution, &self.target, &self.may_reach) {
+            (Resolution::InTree, Some(t), _) => vec![t],
+            (Resolution::Undetermined, _, Some(m)) => m.targets.iter().collect(),
+            _ => Vec::new(),
+        }
     }
 }
 

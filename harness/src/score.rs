@@ -1,4 +1,4 @@
-//! Verdicts (protocol/1 §2): what each judged truth site says about the engine's
+//! Verdicts (protocol/2 §2): what each judged truth site says about the engine's
 //! answer at that site.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::caller_pairs::{count_pairs, PairCounts};
 use crate::pairing::{pair_sites, NameRule, Pairing};
-use crate::report::{Call, Entity, Report, Resolution};
+use crate::report::{Call, Entity, MayReach, Report, Resolution};
 
 /// Every verdict a judged truth site can receive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -201,6 +201,23 @@ pub struct Scored {
     /// Answers (calls and references) per `placed_by` family.
     pub family_answers: BTreeMap<String, u64>,
     pub pairs: PairCounts,
+    pub may_reach: MayReachCounts,
+}
+
+/// Undetermined sites that publish a may-reach set (D25), judged apart from every
+/// site figure: a set is never an answer, so it never counts as right or wrong.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MayReachCounts {
+    /// Engine calls with a set, judged or not.
+    pub sets: u64,
+    /// Sets at a judged truth site with in-tree targets.
+    pub judged: u64,
+    /// Judged sets holding every in-tree target the oracle gives.
+    pub holding_all: u64,
+    /// Judged sets holding none of them.
+    pub holding_none: u64,
+    /// Members of the judged sets.
+    pub members: u64,
 }
 
 /// The report's entities, indexed the ways the verdicts need.
@@ -288,6 +305,7 @@ pub fn score(report: &Report, truth: &Truth, options: &ScoreOptions) -> Scored {
         }
     }
     scored.pairs = count_pairs(&calls, truth, &call_pairing, &index);
+    scored.may_reach.sets = calls.iter().filter(|c| c.may_reach.is_some()).count() as u64;
     scored.sites.sort();
     scored
 }
@@ -360,7 +378,28 @@ fn judge_population(
         if record.is_judged_in_tree() && a_target_is_declared(site, index) {
             scored.ceiling_hits += 1;
         }
+        if let (true, Some(set)) = (
+            record.is_judged_in_tree(),
+            partner.and_then(|c| c.may_reach.as_ref()),
+        ) {
+            judge_may_reach(site, set, &mut scored.may_reach);
+        }
         scored.sites.push(record);
+    }
+}
+
+/// Whether a may-reach set holds the targets the oracle saw at its site.
+fn judge_may_reach(site: &TruthSite, set: &MayReach, counts: &mut MayReachCounts) {
+    let held =
+        |(file, line): (&str, u32)| set.targets.iter().any(|t| t.file == file && t.line == line);
+    let seen: Vec<(&str, u32)> = site.in_tree_targets().collect();
+    counts.judged += 1;
+    counts.members += set.targets.len() as u64;
+    if seen.iter().all(|&t| held(t)) {
+        counts.holding_all += 1;
+    }
+    if !seen.iter().any(|&t| held(t)) {
+        counts.holding_none += 1;
     }
 }
 

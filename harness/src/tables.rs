@@ -148,6 +148,7 @@ pub fn render_markdown(measurements: &Measurements) -> String {
     }
     md.push('\n');
     render_pairs(&mut md, measurements);
+    render_may_reach(&mut md, measurements);
     crate::name_pairs::render_section(&mut md, measurements);
     render_families(&mut md, measurements);
     render_shape_matrix(&mut md, measurements);
@@ -183,6 +184,50 @@ fn render_pairs(md: &mut String, measurements: &Measurements) {
             percent(pairs.recall),
             pairs.counts.judged_engine_pairs,
             pairs.counts.truth_pairs
+        );
+    }
+    md.push('\n');
+}
+
+/// Sites the engine left undetermined with the complete set of targets they may
+/// reach (D25): never site answers, so judged here apart; rows without sets are
+/// left out.
+fn render_may_reach(md: &mut String, measurements: &Measurements) {
+    let rows: Vec<(&str, &crate::score::MayReachCounts)> = measurements
+        .rows
+        .iter()
+        .filter(|row| row.outcome.is_none())
+        .filter_map(|row| Some((row.id.as_str(), &row.figures.as_ref()?.may_reach)))
+        .filter(|(_, m)| m.sets > 0)
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    md.push_str("## May-reach sets\n\n");
+    md.push_str("Undetermined sites published with every in-tree target they may reach (docs/REPORT.md, D25). A set is not an answer: the site figures above count it as declined. At judged in-tree sites, a set holds all the oracle's targets, some, or none.\n\n");
+    md.push_str(&header(&[
+        "row",
+        "sets",
+        "judged",
+        "holding every target",
+        "holding none",
+        "mean size",
+    ]));
+    for (id, m) in rows {
+        let mean = if m.judged > 0 {
+            format!("{:.1}", m.members as f64 / m.judged as f64)
+        } else {
+            "—".to_string()
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(id),
+            m.sets,
+            m.judged,
+            m.holding_all,
+            m.holding_none,
+            mean
         );
     }
     md.push('\n');

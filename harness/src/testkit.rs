@@ -46,6 +46,7 @@ pub fn call(line: u32, column: Option<u32>, name: &str) -> Call {
         declaration_line: None,
         outside: None,
         reason: Some("receiver_type_unknown".into()),
+        may_reach: None,
     }
 }
 
@@ -55,6 +56,7 @@ pub trait CallExt {
     fn outside(self, family: &str) -> Call;
     fn unresolved(self) -> Call;
     fn called_by(self, id: u64) -> Call;
+    fn may_reach(self, family: &str, targets: &[(&str, &str, u32)]) -> Call;
 }
 
 impl CallExt for Call {
@@ -96,6 +98,25 @@ impl CallExt for Call {
 
     fn called_by(mut self, id: u64) -> Call {
         self.caller = Some(id);
+        self
+    }
+
+    /// Undetermined (`ambiguous`), with a may-reach set of (qualified name, file, line).
+    fn may_reach(mut self, family: &str, targets: &[(&str, &str, u32)]) -> Call {
+        self.resolution = Resolution::Undetermined;
+        self.reason = Some("ambiguous".into());
+        self.may_reach = Some(crate::report::MayReach {
+            placed_by: family.into(),
+            targets: targets
+                .iter()
+                .map(|(qualified_name, file, line)| Target {
+                    entity: None,
+                    qualified_name: qualified_name.to_string(),
+                    file: file.to_string(),
+                    line: *line,
+                })
+                .collect(),
+        });
         self
     }
 }

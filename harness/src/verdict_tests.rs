@@ -141,6 +141,32 @@ fn a_multi_target_site_is_right_on_any_target() {
     );
 }
 
+/// A may-reach set is declined as a site answer and judged apart: whether it
+/// holds every target the oracle saw, or none of them.
+#[test]
+fn a_may_reach_set_is_declined_and_judged_apart() {
+    let set = |line| {
+        call(line, Some(5), "cb").may_reach(
+            "value_flow",
+            &[("a.py::f", "a.py", 1), ("a.py::g", "a.py", 2)],
+        )
+    };
+    let report = report(entities(), vec![set(10), set(11), set(12), set(13)]);
+    let truth = truth(vec![
+        site(10, Some(5), "cb", &[("a.py", 1)]),
+        site(11, Some(5), "cb", &[("a.py", 1), ("a.py", 2)]),
+        site(12, Some(5), "cb", &[("a.py", 1), ("a.py", 3)]),
+        site(13, Some(5), "cb", &[("a.py", 3)]),
+    ]);
+    let scored = scored(&report, &truth);
+    assert!(scored.sites.iter().all(|s| s.verdict == Verdict::Declined));
+    let m = &scored.may_reach;
+    assert_eq!((m.sets, m.judged, m.members), (4, 4, 8));
+    assert_eq!((m.holding_all, m.holding_none), (2, 1));
+    // Pairs stay the placed edges only: a set is not an edge for a site oracle.
+    assert_eq!(scored.pairs.engine_pairs, 0);
+}
+
 #[test]
 fn two_calls_of_one_name_on_one_line_are_judged_apart() {
     // f(f(x)) where the outer f is placed and the inner one is not; the engine lists

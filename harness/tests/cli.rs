@@ -54,7 +54,7 @@ fn measure_writes_every_output_deterministically() {
     let json: serde_json::Value =
         serde_json::from_slice(&read(&a.join("measurements.json"))).unwrap();
     assert_eq!(json["schema"], "measurements/1");
-    assert_eq!(json["protocol"], "protocol/1");
+    assert_eq!(json["protocol"], "protocol/2");
     let rows = json["rows"].as_array().unwrap();
     let ids: Vec<_> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, vec!["proofs-java", "proofs-python"]);

@@ -122,6 +122,22 @@ impl Hierarchy {
         false
     }
 
+    /// Every type the tree declares below `ty`, each once, in declaration order.
+    pub fn below(&self, ty: Eid) -> Vec<Eid> {
+        let mut seen = HashSet::default();
+        let mut stack: Vec<Eid> = self.subtypes.get(&ty).cloned().unwrap_or_default();
+        while let Some(t) = stack.pop() {
+            if seen.insert(t) {
+                if let Some(subs) = self.subtypes.get(&t) {
+                    stack.extend(subs.iter().copied());
+                }
+            }
+        }
+        let mut out: Vec<Eid> = seen.into_iter().collect();
+        out.sort();
+        out
+    }
+
     pub fn is_subtype(&self, sub: Eid, sup: Eid) -> bool {
         sub == sup || self.ancestors(sub).contains(&sup)
     }

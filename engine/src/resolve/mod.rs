@@ -95,10 +95,41 @@ impl Placement {
     }
 }
 
+/// A call the engine cannot place on one declaration, but whose every possible
+/// in-tree target it has found: the call, if it runs, reaches one of them (or
+/// raises). The site stays undetermined (`ambiguous`); the set is published as
+/// `may_reach` for call-graph consumers (D25). Every set names the family of the
+/// evidence that closed it, as a placement does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MayReach {
+    targets: Vec<Eid>,
+    family: Family,
+}
+
+impl MayReach {
+    /// Two or more distinct declarations; fewer is a placement or nothing, never a set.
+    pub fn new(mut targets: Vec<Eid>, family: Family) -> Option<MayReach> {
+        debug_assert!(!family.places_outside(), "a may-reach set is in the tree");
+        targets.sort();
+        targets.dedup();
+        (targets.len() >= 2).then_some(MayReach { targets, family })
+    }
+
+    pub fn targets(&self) -> &[Eid] {
+        &self.targets
+    }
+
+    pub fn family(&self) -> Family {
+        self.family
+    }
+}
+
 /// What one rule says about one call.
 #[derive(Debug, Clone)]
 pub enum Decision {
     Place(Placement),
+    /// Stop: one of several in-tree declarations, every one of them known.
+    MayReach(MayReach),
     /// Stop: the evidence says no later rule may guess.
     Refuse(Reason),
     /// Stop: the tree claims the name (imports it from one of its own modules, or
@@ -114,6 +145,8 @@ pub enum Resolution {
     /// The tree claims the name and nothing in it declares it.
     Unresolved(Reason),
     Undetermined(Reason),
+    /// Undetermined (`ambiguous`), with the complete set of in-tree targets.
+    MayReach(MayReach),
 }
 
 /// A value an expression evaluates to, with the family of the evidence.
@@ -248,6 +281,7 @@ pub fn run_rules(cx: &Cx, file: u32, call: &Call, trail: Option<&mut Vec<Step>>)
             Decision::Place(p) => return Resolution::Placed(p),
             Decision::Unresolved => return Resolution::Unresolved(Reason::NoDeclaration),
             Decision::Refuse(r) => return Resolution::Undetermined(r),
+            Decision::MayReach(m) => return Resolution::MayReach(m),
             Decision::Pass => {}
         }
     }
@@ -351,19 +385,25 @@ pub fn resolve_all(index: &TreeIndex, hierarchy: &Hierarchy) -> Resolved {
     }
 }
 
-/// Which call sites reach each declaration (for a parameter every caller fills).
+/// Which call sites may reach each declaration (for a parameter every caller
+/// fills): placed sites, and sites with a may-reach set, since each of those may
+/// fill the parameters of every declaration in its set.
 fn callers_by_target<'r>(
     calls: impl Iterator<Item = &'r [Resolution]>,
 ) -> crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>> {
     let mut out: crate::fasthash::FastMap<Eid, Vec<(u32, CallIdx)>> = Default::default();
     for (fi, file) in calls.enumerate() {
         for (ci, r) in file.iter().enumerate() {
-            if let Resolution::Placed(p) = r {
-                if let Target::InTree(targets) = p.target() {
-                    for &t in targets {
-                        out.entry(t).or_default().push((fi as u32, ci as CallIdx));
-                    }
-                }
+            let targets = match r {
+                Resolution::Placed(p) => match p.target() {
+                    Target::InTree(targets) => targets.as_slice(),
+                    Target::Outside { .. } => continue,
+                },
+                Resolution::MayReach(m) => m.targets(),
+                _ => continue,
+            };
+            for &t in targets {
+                out.entry(t).or_default().push((fi as u32, ci as CallIdx));
             }
         }
     }

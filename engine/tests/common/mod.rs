@@ -9,6 +9,8 @@
 //! # ^ outside [builtin]
 //! h()
 //! # ^ undetermined local_value
+//! cb()
+//! # ^ may reach: main.py::f | main.py::g [value_flow]
 //! ```
 //!
 //! The helper writes the files to a temporary directory, runs the engine, checks
@@ -133,8 +135,25 @@ pub fn describe(report: &Value, file: &str, line: u32, column: u32, name: Option
             s
         }
         "outside" => format!("outside [{fam}]"),
+        _ if c.get("may_reach").is_some() => may_reach(c),
         other => format!("{other} {}", c["reason"].as_str().unwrap_or("")),
     }
+}
+
+/// `may reach: a.py::f | a.py::g [value_flow]`: an undetermined call's set.
+fn may_reach(c: &Value) -> String {
+    let set = &c["may_reach"];
+    let names: Vec<&str> = set["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["qualified_name"].as_str().unwrap())
+        .collect();
+    format!(
+        "may reach: {} [{}]",
+        names.join(" | "),
+        set["placed_by"].as_str().unwrap()
+    )
 }
 
 /// Run a fixture file: every expectation must hold. Returns the report.
@@ -194,6 +213,7 @@ pub fn render_edges(report: &Value) -> String {
             let callee = match c["resolution"].as_str().unwrap() {
                 "in_tree" => c["target"]["qualified_name"].as_str().unwrap().to_string(),
                 "outside" => format!("<outside {}>", c["outside"]["symbol"].as_str().unwrap()),
+                _ if c.get("may_reach").is_some() => format!("<{}>", may_reach(c)),
                 r => format!("<{r} {}>", c["reason"].as_str().unwrap_or("")),
             };
             let fam = c["placed_by"].as_str().unwrap_or("-");

@@ -1639,6 +1639,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
                     Callee::Subscript {
                         base: Receiver::Path(vec![self.text(base).to_string()]),
                         key: None,
+                        key_name: None,
                     },
                     base,
                 )

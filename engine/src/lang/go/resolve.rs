@@ -637,7 +637,7 @@ fn method_value(cx: &Cx, file: u32, call: &Call, path: &[String], budget: u32) -
     let recv = eval_path(cx, file, call, receiver, budget);
     match place_member(cx, recv, name) {
         Decision::Place(p) => Decision::Place(as_value_flow(p)),
-        Decision::Refuse(_) | Decision::Unresolved | Decision::Pass => {
+        Decision::Refuse(_) | Decision::Unresolved | Decision::MayReach(_) | Decision::Pass => {
             Decision::Refuse(Reason::LocalValue)
         }
     }

@@ -415,6 +415,7 @@ pub fn receiver(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
 pub fn arg_type(cx: &Cx, site: Site, arg: &ArgShape) -> JType {
     match arg {
         ArgShape::Literal(l) => literal_type(*l),
+        ArgShape::Key(k) => literal_type(k.literal_type()),
         ArgShape::Name(n) => variable(cx, site, n)
             .and_then(|v| variable_type(cx, site, v))
             .map_or(JType::Unknown, |t| t.ty),

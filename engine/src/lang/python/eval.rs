@@ -83,6 +83,14 @@ impl<'a> Table<'a> {
     }
 }
 
+/// What one call site writes for a parameter, and where it is evaluated.
+enum CallerArg<'a> {
+    /// An argument, at the call site.
+    Given(At, &'a ArgShape),
+    /// Left to the default, evaluated where the function is defined.
+    Default(At, &'a ValueExpr),
+}
+
 /// A binding found for a name, with the scope it lives in.
 pub enum Found<'a> {
     Binding(&'a Binding, ScopeIdx),
@@ -197,10 +205,41 @@ impl<'c, 'a> Py<'c, 'a> {
     /// its default — when they all agree and none uses a splat. A function that
     /// escapes as a value (a callback) may be called from anywhere: then no answer.
     pub fn value_every_caller_passes(&self, function: Eid, index: u32, hops: u32) -> Option<Eval> {
-        const MAX_CALLERS: usize = 64;
+        match self.values_callers_pass(function, index, hops)?.as_slice() {
+            [one] => Some(Eval::new(one.clone(), Family::ValueFlow)),
+            _ => None,
+        }
+    }
+
+    /// Every distinct value the call sites of `function` pass for parameter
+    /// `index`, in the order first met, when each one is known and none uses a
+    /// splat; `None` when any is unknown or the function escapes as a value.
+    pub fn values_callers_pass(&self, function: Eid, index: u32, hops: u32) -> Option<Vec<Val>> {
         if hops > MAX_HOPS {
             return None;
         }
+        let mut values: Vec<Val> = Vec::new();
+        for arg in self.caller_arguments(function, index)? {
+            let val = match arg {
+                CallerArg::Given(here, arg) => self.argument(here, arg, hops + 1)?.val,
+                CallerArg::Default(defined, default) => {
+                    self.value(defined, default, hops + 1).ok()?.val
+                }
+            };
+            if !values.contains(&val) {
+                values.push(val);
+            }
+        }
+        Some(values)
+    }
+
+    /// What each call site of `function` (placed, or with it in a may-reach set,
+    /// in the previous chain round) writes for parameter `index`: an argument, by
+    /// position or keyword, or the default it leaves the parameter to. `None` when
+    /// a site splats, leaves a parameter without default unfilled, or the function
+    /// escapes as a value (a callback may be called from anywhere).
+    fn caller_arguments(&self, function: Eid, index: u32) -> Option<Vec<CallerArg<'a>>> {
+        const MAX_CALLERS: usize = 64;
         let decl = self.cx.index.decl(function);
         let param = decl.params.get(index as usize)?;
         if param.variadic || param.keyword_variadic {
@@ -216,7 +255,7 @@ impl<'c, 'a> Py<'c, 'a> {
         // A method called through an instance (or `__init__` through its class)
         // has its first parameter bound.
         let first_bound = decl.kind == DeclKind::Method && !decl.is_static;
-        let mut agreed: Option<Val> = None;
+        let mut out = Vec::with_capacity(callers.len());
         for &(cf, ci) in callers {
             let c = &self.file(cf).calls[ci as usize];
             if c.has_splat {
@@ -231,32 +270,114 @@ impl<'c, 'a> Py<'c, 'a> {
                 .find(|(k, _)| *k == param.name)
                 .map(|(_, a)| a)
                 .or_else(|| c.args.get(position as usize));
-            let val = match (arg, &param.default) {
-                (Some(arg), _) => {
-                    let here = At {
+            out.push(match (arg, &param.default) {
+                (Some(arg), _) => CallerArg::Given(
+                    At {
                         file: cf,
                         scope: c.scope,
                         line: c.line,
-                    };
-                    self.argument(here, arg, hops + 1)?.val
-                }
+                    },
+                    arg,
+                ),
                 // Left to the default, which was evaluated where the function is defined.
-                (None, Some(default)) => {
-                    let defined = At {
+                (None, Some(default)) => CallerArg::Default(
+                    At {
                         file: function.file,
                         scope: decl.scope,
                         line: decl.line,
-                    };
-                    self.value(defined, default, hops + 1).ok()?.val
-                }
+                    },
+                    default,
+                ),
                 (None, None) => return None,
-            };
-            if agreed.as_ref().is_some_and(|a| *a != val) {
-                return None;
-            }
-            agreed = Some(val);
+            });
         }
-        agreed.map(|v| Eval::new(v, Family::ValueFlow))
+        Some(out)
+    }
+
+    /// The literal keys a bare name may hold where it is read (`d[k]()`): a
+    /// literal bound to it, through names and `from m import k`, or — for a
+    /// parameter — every key its callers pass or leave to the default. Distinct,
+    /// in the order met; `None` when any value is not a literal key.
+    pub fn keys_of(&self, at: At, name: &str, hops: u32) -> Option<Vec<Key>> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let Found::Binding(b, scope) = self.lookup(at, name, hops) else {
+            return None;
+        };
+        let here = At {
+            scope,
+            line: b.line,
+            ..at
+        };
+        match &b.value {
+            BindingValue::Value(v) => self.keys_of_value(here, v, hops + 1),
+            BindingValue::Param { index, ty: None } => {
+                let owner = self.file(at.file).scopes[scope as usize].owner?;
+                let function = Eid {
+                    file: at.file,
+                    decl: owner,
+                };
+                let mut keys = Vec::new();
+                for arg in self.caller_arguments(function, *index)? {
+                    let found = match arg {
+                        CallerArg::Given(_, ArgShape::Key(k)) => vec![k.clone()],
+                        CallerArg::Given(there, ArgShape::Name(n)) => {
+                            self.keys_of(there, n, hops + 1)?
+                        }
+                        CallerArg::Given(..) => return None,
+                        CallerArg::Default(defined, v) => {
+                            self.keys_of_value(defined, v, hops + 1)?
+                        }
+                    };
+                    for k in found {
+                        if !keys.contains(&k) {
+                            keys.push(k);
+                        }
+                    }
+                }
+                Some(keys)
+            }
+            BindingValue::Import(i) => self.imported_keys(at.file, *i, hops + 1),
+            _ => None,
+        }
+    }
+
+    fn keys_of_value(&self, at: At, v: &ValueExpr, hops: u32) -> Option<Vec<Key>> {
+        match v {
+            ValueExpr::Key(k) => Some(vec![k.clone()]),
+            ValueExpr::Name(n) => self.keys_of(at, n, hops),
+            _ => None,
+        }
+    }
+
+    /// `from m import k`: the key `k` holds in module `m`, when m binds it once.
+    fn imported_keys(&self, fi: u32, i: u32, hops: u32) -> Option<Vec<Key>> {
+        let ImportKind::From {
+            level,
+            module,
+            name,
+            ..
+        } = &self.file(fi).imports[i as usize].kind
+        else {
+            return None;
+        };
+        let path = self.absolute(fi, *level, module)?;
+        let Ok(Val::Module(m)) = self.module(&path) else {
+            return None;
+        };
+        let [b] = self.file(m).scopes[0].named(name).collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let here = At {
+            file: m,
+            scope: 0,
+            line: b.line,
+        };
+        match &b.value {
+            BindingValue::Value(v) => self.keys_of_value(here, v, hops + 1),
+            _ => None,
+        }
     }
 
     /// What an argument shape holds at its call site.
@@ -429,6 +550,10 @@ impl<'c, 'a> Py<'c, 'a> {
             )),
             ValueExpr::Literal(l) => Ok(Eval::new(
                 Val::ForeignInstance(l.type_name(false).to_string()),
+                Family::ForeignType,
+            )),
+            ValueExpr::Key(k) => Ok(Eval::new(
+                Val::ForeignInstance(k.literal_type().type_name(false).to_string()),
                 Family::ForeignType,
             )),
             ValueExpr::Subscript { base, key } => self.table_entry(at, base, key, hops + 1),
@@ -1056,6 +1181,34 @@ impl<'c, 'a> Py<'c, 'a> {
         }
     }
 
+    /// `self.m()` in a method of `ty`: what `m` is on an instance of `ty` and on
+    /// an instance of each class the tree declares below it — the callable each
+    /// could run. A class on which `m` is missing cannot run the call and adds
+    /// nothing; any other miss (a base outside the tree, an unknown field) makes
+    /// the set unknowable: `None`.
+    pub fn own_type_dispatch(&self, ty: Eid, attr: &str, hops: u32) -> Option<Vec<Eid>> {
+        const MAX_TYPES: usize = 64;
+        let mut types = vec![ty];
+        types.extend(self.cx.hierarchy.below(ty));
+        if types.len() > MAX_TYPES {
+            return None;
+        }
+        let mut out = Vec::new();
+        for t in types {
+            // Not `OwnType`: that family asks whether a subclass overrides, which
+            // is the question this walk answers.
+            match self.type_attribute(t, attr, Family::Inheritance, true, hops) {
+                Ok(Eval {
+                    val: Val::Entity(f),
+                    ..
+                }) if self.cx.index.decl(f).kind.is_callable() => out.push(f),
+                Err(Miss::NoMember) => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
     /// Methods and nested classes found on a type. A property read yields what the
     /// getter returns.
     fn member_value(&self, members: &[Eid], family: Family, instance: bool, hops: u32) -> Res {
@@ -1567,13 +1720,15 @@ fn pick_binding<'a>(
     same_time: bool,
 ) -> Found<'a> {
     // A comprehension's variables are bound before its element is read, on the
-    // same line; elsewhere a write on the read's own line comes after the read.
+    // same line, and so are a function's parameters (`lambda f: f()`); elsewhere a
+    // write on the read's own line comes after the read.
     let comprehension = file.scopes[scope as usize].kind == ScopeKind::Block;
+    let bound_first = |b: &Binding| comprehension || matches!(b.value, BindingValue::Param { .. });
     if same_time {
         return match all
             .iter()
             .rev()
-            .find(|b| b.line < line || (comprehension && b.line == line))
+            .find(|b| b.line < line || (b.line == line && bound_first(b)))
         {
             Some(b) => Found::Binding(b, scope),
             None => Found::Later,

@@ -69,6 +69,8 @@ enum Ex {
     CallThen(CallIdx, Vec<String>),
     Super,
     Literal(LiteralType),
+    /// A string or integer literal, by value.
+    Key(Key),
     Lambda(DeclIdx),
     Dict(Vec<(Key, Ex)>),
     Seq(Vec<Ex>),
@@ -1338,10 +1340,16 @@ impl<'s> Extractor<'s> {
                 if self.text(node).starts_with(['b', 'B']) {
                     Ex::Literal(LiteralType::Bytes)
                 } else {
-                    Ex::Literal(LiteralType::Str)
+                    match self.literal_key(node) {
+                        Some(k) => Ex::Key(k),
+                        None => Ex::Literal(LiteralType::Str),
+                    }
                 }
             }
-            "integer" => Ex::Literal(LiteralType::Int),
+            "integer" => match self.literal_key(node) {
+                Some(k) => Ex::Key(k),
+                None => Ex::Literal(LiteralType::Int),
+            },
             "float" => Ex::Literal(LiteralType::Float),
             "true" | "false" => Ex::Literal(LiteralType::Bool),
             "none" => Ex::Literal(LiteralType::None),
@@ -1597,20 +1605,30 @@ impl<'s> Extractor<'s> {
                         _ => receiver_of(base),
                     },
                     key: Some(key.clone()),
+                    key_name: None,
                 },
                 function,
             ),
             (_, "subscript") => {
-                // `d[k]()` with a computed key: named by the table, never resolved.
+                // `d[k]()` with a computed key: named by the table; a key that is a
+                // bare name is kept, for the resolver to read what it holds.
                 let base = function.child_by_field_name("value");
                 let receiver = match base.filter(|b| b.kind() == "identifier") {
                     Some(b) => Receiver::Path(vec![self.text(b).to_string()]),
                     None => Receiver::Unknown,
                 };
+                let subs: Vec<Node> = function
+                    .children_by_field_name("subscript", &mut function.walk())
+                    .collect();
+                let key_name = match subs.as_slice() {
+                    [k] if k.kind() == "identifier" => Some(self.text(*k).to_string()),
+                    _ => None,
+                };
                 (
                     Callee::Subscript {
                         base: receiver,
                         key: None,
+                        key_name,
                     },
                     function,
                 )
@@ -2018,6 +2036,7 @@ fn receiver_of(ex: &Ex) -> Receiver {
         },
         Ex::Super => Receiver::Super,
         Ex::Literal(l) => Receiver::Literal(*l),
+        Ex::Key(k) => Receiver::Literal(k.literal_type()),
         _ => Receiver::Unknown,
     }
 }
@@ -2029,6 +2048,7 @@ fn value_of(ex: &Ex) -> ValueExpr {
         Ex::Call(c) => ValueExpr::CallResult(*c),
         Ex::Lambda(d) => ValueExpr::Lambda(*d),
         Ex::Literal(l) => ValueExpr::Literal(*l),
+        Ex::Key(k) => ValueExpr::Key(k.clone()),
         Ex::Dict(entries) => ValueExpr::Dict(
             entries
                 .iter()
@@ -2055,6 +2075,7 @@ fn arg_shape(ex: &Ex) -> ArgShape {
         Ex::Path(p) => ArgShape::Path(p.clone()),
         Ex::Call(c) => ArgShape::Call(*c),
         Ex::Literal(l) => ArgShape::Literal(*l),
+        Ex::Key(k) => ArgShape::Key(k.clone()),
         Ex::Lambda(d) => ArgShape::Function(*d),
         _ => ArgShape::Unknown,
     }

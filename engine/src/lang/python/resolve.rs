@@ -7,7 +7,8 @@ use crate::lang::python::eval::{At, Found, Miss, Py, Res};
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::overload::by_arity;
 use crate::resolve::{
-    Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Results, Rule, Target, Val,
+    Cx, Decision, Eval, Hierarchy, LanguageResolver, MayReach, Placement, Results, Rule, Target,
+    Val,
 };
 
 pub struct PythonResolver;
@@ -96,7 +97,12 @@ fn call_result_callee(cx: &Cx, file: u32, call: &Call) -> Decision {
 
 /// `d["k"]()` / `a[0]()` on a literal table, read at the nearest write.
 fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
-    let Callee::Subscript { base, key } = &call.callee else {
+    let Callee::Subscript {
+        base,
+        key,
+        key_name,
+    } = &call.callee
+    else {
         return Decision::Pass;
     };
     let py = Py::new(cx);
@@ -113,13 +119,44 @@ fn dispatch_table(cx: &Cx, file: u32, call: &Call) -> Decision {
     let [name] = p.as_slice() else {
         return Decision::Refuse(Reason::DynamicCallee);
     };
-    let entry = match key {
-        Some(key) => py.table_entry(at(file, call), &ValueExpr::Name(name.clone()), key, 0),
-        None => py.every_table_entry(at(file, call), name, 0),
+    let keys = match (key, key_name) {
+        (Some(key), _) => Some(vec![key.clone()]),
+        (None, Some(k)) => py.keys_of(at(file, call), k, 0),
+        (None, None) => None,
+    };
+    let table = ValueExpr::Name(name.clone());
+    let entry = match keys.as_deref() {
+        Some([key]) => py.table_entry(at(file, call), &table, key, 0),
+        Some(several) if !several.is_empty() => {
+            return entries_for_keys(cx, &py, at(file, call), &table, several);
+        }
+        _ => py.every_table_entry(at(file, call), name, 0),
     };
     match entry {
         Ok(e) => place_value(cx, e, Family::ValueFlow),
         Err(_) => Decision::Refuse(Reason::DynamicCallee),
+    }
+}
+
+/// `d[k]()` where `k` may hold several literal keys: the function each key's
+/// slot holds. One function for all is a placement; several are a may-reach set;
+/// a slot that holds anything else (or nothing) refuses.
+fn entries_for_keys(cx: &Cx, py: &Py, here: At, table: &ValueExpr, keys: &[Key]) -> Decision {
+    let mut functions = Vec::with_capacity(keys.len());
+    for key in keys {
+        match py.table_entry(here, table, key, 0).map(|e| e.val) {
+            Ok(Val::Entity(f)) if cx.index.decl(f).kind.is_callable() => functions.push(f),
+            _ => return Decision::Refuse(Reason::DynamicCallee),
+        }
+    }
+    functions.sort();
+    functions.dedup();
+    match functions.as_slice() {
+        [one] => Decision::Place(Placement::in_tree(vec![*one], Family::ValueFlow)),
+        _ => match MayReach::new(functions, Family::ValueFlow) {
+            Some(set) => Decision::MayReach(set),
+            None => Decision::Refuse(Reason::DynamicCallee),
+        },
     }
 }
 
@@ -199,8 +236,8 @@ fn value_flow(cx: &Cx, file: u32, call: &Call) -> Decision {
 }
 
 /// A called parameter that every call of its function fills with the same
-/// function; two callers with two functions (or a caller passing something
-/// unknown) refuse.
+/// function; callers that fill it with several functions, each known, give the
+/// set (`may_reach`); a caller passing something unknown refuses.
 fn parameter_filled_by_callers(cx: &Cx, file: u32, call: &Call) -> Decision {
     let Some(Found::Binding(b, scope)) = bare_binding(cx, file, call) else {
         return Decision::Pass;
@@ -225,20 +262,27 @@ fn parameter_filled_by_callers(cx: &Cx, file: u32, call: &Call) -> Decision {
         return Decision::Refuse(Reason::ParameterValue);
     };
     let function = Eid { file, decl: owner };
-    match the_function_every_caller_passes(cx, function, *index) {
-        Some(f) => Decision::Place(Placement::in_tree(vec![f], Family::ValueFlow)),
+    match functions_callers_pass(cx, function, *index).as_deref() {
+        Some([f]) => Decision::Place(Placement::in_tree(vec![*f], Family::ValueFlow)),
+        Some(several) => match MayReach::new(several.to_vec(), Family::ValueFlow) {
+            Some(set) => Decision::MayReach(set),
+            None => Decision::Refuse(Reason::ParameterValue),
+        },
         None => Decision::Refuse(Reason::ParameterValue),
     }
 }
 
-fn the_function_every_caller_passes(cx: &Cx, function: Eid, index: u32) -> Option<Eid> {
-    match Py::new(cx)
-        .value_every_caller_passes(function, index, 0)?
-        .val
-    {
-        Val::Entity(f) if cx.index.decl(f).kind.is_callable() => Some(f),
-        _ => None,
-    }
+/// The functions the callers of `function` pass for parameter `index`, when every
+/// caller passes a function the tree declares.
+fn functions_callers_pass(cx: &Cx, function: Eid, index: u32) -> Option<Vec<Eid>> {
+    let values = Py::new(cx).values_callers_pass(function, index, 0)?;
+    values
+        .into_iter()
+        .map(|v| match v {
+            Val::Entity(f) if cx.index.decl(f).kind.is_callable() => Some(f),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `len(x)`: a built-in, where nothing in scope binds the name and no module of
@@ -303,11 +347,24 @@ fn receiver_member(cx: &Cx, file: u32, call: &Call) -> Decision {
         Err(_) => return Decision::Refuse(Reason::ReceiverTypeUnknown),
     };
     let res = py.attribute(&base, name, 0);
+    if let (Err(Miss::Ambiguous | Miss::NoMember), Val::Instance(own), Family::OwnType) =
+        (&res, &base.val, base.family)
+    {
+        if let Some(set) = self_dispatch(&py, *own, name) {
+            return Decision::MayReach(set);
+        }
+    }
     let receiver_family = match base.val {
         Val::Module(_) | Val::Namespace(_) => Family::Import,
         _ => base.family,
     };
     decide(cx, res, receiver_family, Reason::ReceiverTypeUnknown)
+}
+
+/// `self.m()` where a subclass overrides `m`, or where only subclasses provide it:
+/// every method an instance of the caller's class or of a class below it runs.
+fn self_dispatch(py: &Py, own: Eid, name: &str) -> Option<MayReach> {
+    MayReach::new(py.own_type_dispatch(own, name, 0)?, Family::Inheritance)
 }
 
 fn receiver_value(cx: &Cx, py: &Py, file: u32, call: &Call, receiver: &Receiver) -> Res {

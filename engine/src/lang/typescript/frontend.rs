@@ -1938,6 +1938,7 @@ impl<'s> Extractor<'s> {
                             Callee::Subscript {
                                 base: receiver,
                                 key,
+                                key_name: None,
                             },
                             at,
                             CallKind::Call,
