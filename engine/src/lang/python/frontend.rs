@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use crate::facts::*;
 use crate::lang::syntax::head_of;
+use crate::lang::python::types::TypeReader;
 use crate::lang::Language;
 
 const MAX_DEPTH: u32 = 1_500;
@@ -1190,87 +1191,11 @@ impl<'s> Extractor<'s> {
 
     // ---- types ------------------------------------------------------------
 
-    /// A written annotation as structure: `a.B[C]` → path [a, B] with one argument;
-    /// `"C"` (a forward reference) → the string's dotted path; `Self` → self type;
-    /// `T | None` / `Optional[T]` → T.
+    /// A written annotation as structure (`types.rs`), read in the class whose
+    /// body it is written in.
     fn type_ref(&self, node: Node, cx: &Ctx) -> TypeRef {
-        let node = if node.kind() == "type" {
-            node.named_child(0).unwrap_or(node)
-        } else {
-            node
-        };
-        match node.kind() {
-            "identifier" => {
-                let t = self.text(node);
-                if t == "Self" {
-                    TypeRef::self_type()
-                } else {
-                    TypeRef::simple(t)
-                }
-            }
-            "attribute" => {
-                let path = self.attribute_path(node).unwrap_or_default();
-                if path.last().map(String::as_str) == Some("Self") {
-                    return TypeRef::self_type();
-                }
-                TypeRef {
-                    path,
-                    args: Vec::new(),
-                    is_self: false,
-                    array: false,
-                }
-            }
-            "string" => {
-                let inner = self.string_content(node).unwrap_or_default();
-                let path: Vec<String> = inner.split('.').map(|s| s.trim().to_string()).collect();
-                let enclosing = cx.class.map(|c| self.facts.decls[c as usize].name.as_str());
-                if path.len() == 1 && (Some(path[0].as_str()) == enclosing || path[0] == "Self") {
-                    return TypeRef::self_type();
-                }
-                TypeRef {
-                    path,
-                    args: Vec::new(),
-                    is_self: false,
-                    array: false,
-                }
-            }
-            "generic_type" | "subscript" => {
-                let base = node
-                    .child_by_field_name("value")
-                    .or_else(|| node.named_child(0));
-                let mut t = base
-                    .map(|b| self.type_ref(b, cx))
-                    .unwrap_or_else(|| TypeRef::simple("?"));
-                let mut args = Vec::new();
-                for a in named_children(node).into_iter().skip(1) {
-                    if a.kind() == "type_parameter" {
-                        for x in named_children(a) {
-                            args.push(self.type_ref(x, cx));
-                        }
-                    } else {
-                        args.push(self.type_ref(a, cx));
-                    }
-                }
-                if t.last() == Some("Optional") && args.len() == 1 {
-                    return args.remove(0);
-                }
-                t.args = args;
-                t
-            }
-            "binary_operator" | "union_type" => {
-                let sides: Vec<TypeRef> = named_children(node)
-                    .into_iter()
-                    .map(|s| self.type_ref(s, cx))
-                    .filter(|t| t.last() != Some("None"))
-                    .collect();
-                match sides.as_slice() {
-                    [one] => one.clone(),
-                    _ => TypeRef::simple("?"),
-                }
-            }
-            "none" => TypeRef::simple("None"),
-            _ => TypeRef::simple("?"),
-        }
+        let enclosing = cx.class.map(|c| self.facts.decls[c as usize].name.as_str());
+        TypeReader::new(self.src, enclosing).read(node)
     }
 
     fn attribute_path(&self, node: Node) -> Option<Vec<String>> {

@@ -5,3 +5,4 @@ pub mod eval;
 pub mod frontend;
 pub mod policy;
 pub mod resolve;
+pub mod types;

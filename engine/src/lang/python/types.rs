@@ -1,0 +1,192 @@
+//! Written annotations as structure (`TypeRef`). A string annotation
+//! (`"t.Callable[[Context], R]"`, a forward reference) is parsed by tree-sitter
+//! as the expression it spells and read like an unquoted one, never split as text.
+
+use tree_sitter::Node;
+
+use crate::facts::TypeRef;
+use crate::lang::node_text;
+use crate::lang::syntax::named_children;
+
+/// String annotations nested deeper than this (a string inside a string …) are
+/// unknown types.
+const MAX_QUOTE_DEPTH: u32 = 2;
+
+/// A string annotation longer than this is not parsed (an unknown type).
+const MAX_QUOTED_BYTES: usize = 1024;
+
+thread_local! {
+    /// One parser per thread for string annotations: the frontend runs per file,
+    /// in parallel, and a parser is cheap to reuse but not to make.
+    static PARSER: std::cell::RefCell<Option<tree_sitter::Parser>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Reads annotation nodes of one source: the file's own, or a string
+/// annotation's parsed content.
+pub struct TypeReader<'s> {
+    src: &'s [u8],
+    /// The class whose body the annotation is written in: `"C"` inside class C's
+    /// methods is that class (`Self`).
+    enclosing: Option<&'s str>,
+    /// How many string annotations this source sits inside.
+    quote_depth: u32,
+}
+
+impl<'s> TypeReader<'s> {
+    pub fn new(src: &'s [u8], enclosing: Option<&'s str>) -> Self {
+        TypeReader {
+            src,
+            enclosing,
+            quote_depth: 0,
+        }
+    }
+
+    fn text(&self, node: Node) -> &'s str {
+        node_text(self.src, node)
+    }
+
+    /// A written annotation as structure: `a.B[C]` → path [a, B] with one
+    /// argument; `"C"` → what the string spells (the enclosing class's own name →
+    /// self type); `Self` → self type; `T | None` / `Optional[T]` → T.
+    pub fn read(&self, node: Node) -> TypeRef {
+        let node = if node.kind() == "type" {
+            node.named_child(0).unwrap_or(node)
+        } else {
+            node
+        };
+        match node.kind() {
+            "identifier" => {
+                let t = self.text(node);
+                let forward_self = self.quote_depth > 0 && Some(t) == self.enclosing;
+                if t == "Self" || forward_self {
+                    TypeRef::self_type()
+                } else {
+                    TypeRef::simple(t)
+                }
+            }
+            "attribute" => {
+                let path = self.attribute_path(node).unwrap_or_default();
+                if path.last().map(String::as_str) == Some("Self") {
+                    return TypeRef::self_type();
+                }
+                TypeRef {
+                    path,
+                    args: Vec::new(),
+                    is_self: false,
+                    array: false,
+                }
+            }
+            "string" => self.quoted(node),
+            "generic_type" | "subscript" => self.generic(node),
+            "binary_operator" | "union_type" => {
+                let sides: Vec<TypeRef> = named_children(node)
+                    .map(|s| self.read(s))
+                    .filter(|t| t.last() != Some("None"))
+                    .collect();
+                match sides.as_slice() {
+                    [one] => one.clone(),
+                    _ => TypeRef::simple("?"),
+                }
+            }
+            "none" => TypeRef::simple("None"),
+            _ => TypeRef::simple("?"),
+        }
+    }
+
+    /// `B[C, D]` → B with its arguments; `Optional[T]` → T.
+    fn generic(&self, node: Node) -> TypeRef {
+        let base = node
+            .child_by_field_name("value")
+            .or_else(|| node.named_child(0));
+        let mut t = base
+            .map(|b| self.read(b))
+            .unwrap_or_else(|| TypeRef::simple("?"));
+        let mut args = Vec::new();
+        for a in named_children(node).skip(1) {
+            if a.kind() == "type_parameter" {
+                args.extend(named_children(a).map(|x| self.read(x)));
+            } else {
+                args.push(self.read(a));
+            }
+        }
+        if t.last() == Some("Optional") && args.len() == 1 {
+            return args.remove(0);
+        }
+        t.args = args;
+        t
+    }
+
+    /// A string annotation: its content parsed as one expression and read as
+    /// written; anything else (an f-string, several statements, a parse error)
+    /// is an unknown type.
+    fn quoted(&self, node: Node) -> TypeRef {
+        let unknown = || TypeRef::simple("?");
+        let Some(content) = plain_string(self.src, node) else {
+            return unknown();
+        };
+        if self.quote_depth >= MAX_QUOTE_DEPTH || content.len() > MAX_QUOTED_BYTES {
+            return unknown();
+        }
+        let Some(tree) = parse(content.as_bytes()) else {
+            return unknown();
+        };
+        let root = tree.root_node();
+        let statements: Vec<Node> = named_children(root).collect();
+        let [statement] = statements[..] else {
+            return unknown();
+        };
+        let expression = match statement.named_child(0) {
+            Some(e) if statement.kind() == "expression_statement" && !root.has_error() => e,
+            _ => return unknown(),
+        };
+        let inner = TypeReader {
+            src: content.as_bytes(),
+            enclosing: self.enclosing,
+            quote_depth: self.quote_depth + 1,
+        };
+        inner.read(expression)
+    }
+
+    fn attribute_path(&self, node: Node) -> Option<Vec<String>> {
+        match node.kind() {
+            "identifier" => Some(vec![self.text(node).to_string()]),
+            "attribute" => {
+                let mut p = self.attribute_path(node.child_by_field_name("object")?)?;
+                p.push(
+                    self.text(node.child_by_field_name("attribute")?)
+                        .to_string(),
+                );
+                Some(p)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A string literal's content when it has no interpolation or escape.
+fn plain_string(src: &[u8], node: Node) -> Option<String> {
+    let mut out = String::new();
+    for c in named_children(node) {
+        match c.kind() {
+            "string_content" => out.push_str(node_text(src, c)),
+            "string_start" | "string_end" => {}
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn parse(code: &[u8]) -> Option<tree_sitter::Tree> {
+    PARSER.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&tree_sitter_python::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(code, None)
+    })
+}
