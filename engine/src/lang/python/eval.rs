@@ -1565,6 +1565,11 @@ impl<'c, 'a> Py<'c, 'a> {
         let Some(last) = ty.last() else {
             return Err(Miss::Unknown);
         };
+        // `Callable[...]` holds some function: which one the type does not say
+        // (it may be the tree's own), so it is no foreign instance.
+        if is_callable_type(ty) {
+            return Err(Miss::Local);
+        }
         // `Type[C]` / `type[C]` holds the class itself, not an instance.
         if matches!(last, "Type" | "type") && ty.args.len() == 1 {
             let e = self.path(at, &ty.args[0].path, hops + 1)?;
@@ -1638,7 +1643,9 @@ impl<'c, 'a> Py<'c, 'a> {
             return Some(Eval::new(Val::Instance(callee), Family::WrittenType));
         }
         let own_class = self.cx.index.enclosing_type(callee);
-        if let Some(ty) = &decl.returns {
+        // A declared `-> Callable[...]` says only "a function": the body's
+        // `return` may say which (a factory), read below.
+        if let Some(ty) = decl.returns.as_ref().filter(|t| !is_callable_type(t)) {
             if ty.is_self {
                 return receiver_class
                     .or(own_class)
