@@ -44,6 +44,8 @@ pub struct FileFacts {
     /// (`ok!(self.verify_arg(id))`), kept aside by macro name, numbered from 0
     /// within each list, until the crate's forwarding macros are known. Empty elsewhere.
     pub macro_argument_calls: Vec<(String, Vec<Call>)>,
+    /// Python: the attributes this file replaces at run time. Empty elsewhere.
+    pub patches: Vec<Patch>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -278,6 +280,26 @@ pub enum ReturnValue {
     Value(ValueExpr),
 }
 
+/// Python: a run-time replacement of an attribute (`monkeypatch.setattr(mod, "f",
+/// g)`, `setattr(C, "m", g)`, `mock.patch("pkg.mod.f")`, `patch.object(C, "m")`):
+/// a call that reaches `target.attr` may reach the replacement instead.
+#[derive(Debug, Clone)]
+pub struct Patch {
+    /// Where the patch is written: its target's names are read there.
+    pub scope: ScopeIdx,
+    pub line: u32,
+    pub target: PatchTarget,
+    pub attr: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum PatchTarget {
+    /// An object written as a name or a dotted path (`click.termui`).
+    Path(Vec<String>),
+    /// An absolute dotted name written in a string (`"pkg.mod.Class"`).
+    Dotted(Vec<String>),
+}
+
 #[derive(Debug, Clone)]
 pub struct Field {
     pub name: String,
@@ -353,6 +375,7 @@ impl FileFacts {
             all_names: None,
             macro_rules: Vec::new(),
             macro_argument_calls: Vec::new(),
+            patches: Vec::new(),
         }
     }
 

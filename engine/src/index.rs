@@ -36,6 +36,8 @@ pub struct TreeIndex<'a> {
     package_dirs: HashMap<String, Vec<u32>>,
     /// Every name some file uses as a value (a callback, a table entry, an alias).
     value_names: FastSet<String>,
+    /// Python: run-time replacements by attribute name (file, index in its patches).
+    patches: HashMap<String, Vec<(u32, u32)>>,
     /// Go: top-level functions and types of a package (by package key), by name.
     go_package_names: HashMap<(String, String), Vec<Eid>>,
     /// Go: package-level variables (file, index in its file scope's bindings).
@@ -65,6 +67,7 @@ impl<'a> TreeIndex<'a> {
             by_path: HashMap::default(),
             package_dirs: HashMap::default(),
             value_names: Default::default(),
+            patches: HashMap::default(),
             go_package_names: HashMap::default(),
             go_package_vars: HashMap::default(),
             c_scoped: HashMap::default(),
@@ -128,6 +131,13 @@ impl<'a> TreeIndex<'a> {
                 }
             }
             index.top_level.push(top);
+            for (pi, patch) in file.patches.iter().enumerate() {
+                index
+                    .patches
+                    .entry(patch.attr.clone())
+                    .or_default()
+                    .push((fi as u32, pi as u32));
+            }
             for r in file.refs.iter().filter(|r| r.escapes) {
                 let name = match &r.target {
                     crate::facts::Callee::Name(n) => n,
@@ -379,6 +389,12 @@ impl<'a> TreeIndex<'a> {
     /// places no call site names. A plain alias (`h = f`) does not escape.
     pub fn used_as_value(&self, name: &str) -> bool {
         self.value_names.contains(name)
+    }
+
+    /// Python: the patches that replace an attribute named `attr`, anywhere in
+    /// the tree (file, index in its patches).
+    pub fn patches_of(&self, attr: &str) -> &[(u32, u32)] {
+        self.patches.get(attr).map(Vec::as_slice).unwrap_or(&[])
     }
 
     pub fn declares_name(&self, name: &str) -> bool {

@@ -31,6 +31,12 @@ fn may_reach_sets() {
     common::check_fixture(&fixture("may_reach.py.txt"), "#");
 }
 
+/// Names the tree replaces at run time (monkeypatch, setattr, mock.patch) refuse.
+#[test]
+fn patched_names() {
+    common::check_fixture(&fixture("patches.py.txt"), "#");
+}
+
 #[test]
 fn golden_report_edges() {
     let report = common::check_fixture(&fixture("receivers.py.txt"), "#");

@@ -1378,6 +1378,35 @@ impl<'c, 'a> Py<'c, 'a> {
 
     // ---- modules and imports ----------------------------------------------
 
+    /// What a patch replaces an attribute of: the object its path names where
+    /// the patch stands, or the module (and attributes) a dotted string names.
+    pub fn patch_target(&self, file: u32, patch: &Patch) -> Option<Val> {
+        match &patch.target {
+            PatchTarget::Path(path) => {
+                let at = At {
+                    file,
+                    scope: patch.scope,
+                    line: patch.line,
+                };
+                self.path(at, path, 0).ok().map(|e| e.val)
+            }
+            PatchTarget::Dotted(path) => {
+                // The longest prefix that is a module of the tree, then attributes;
+                // a name no module of the tree starts is outside.
+                for k in (1..=path.len()).rev() {
+                    if let Ok(m) = self.module(&path[..k]) {
+                        let mut cur = Eval::new(m, Family::Import);
+                        for attr in &path[k..] {
+                            cur = self.attribute(&cur, attr, 0).ok()?;
+                        }
+                        return Some(cur.val);
+                    }
+                }
+                Some(outside_module(path).val)
+            }
+        }
+    }
+
     /// The module an import names, resolved against the importing file.
     pub fn import(&self, fi: u32, i: u32, hops: u32) -> Res {
         let file = self.file(fi);

@@ -7,8 +7,8 @@
 use tree_sitter::Node;
 
 use crate::facts::*;
+use crate::lang::python::types::{dotted_string, TypeReader};
 use crate::lang::syntax::head_of;
-use crate::lang::python::types::TypeReader;
 use crate::lang::Language;
 
 const MAX_DEPTH: u32 = 1_500;
@@ -1613,6 +1613,7 @@ impl<'s> Extractor<'s> {
         self.table_mutation(&callee, first_arg.as_ref(), pos(node).0, cx);
         self.nested_table_mutation(function, &callee, cx);
         self.evaluated_literal(node, &callee, cx);
+        self.patch(node, &callee, cx);
         let (line, column) = pos(name_node);
         let is_super = matches!(&callee, Callee::Name(n) if n == "super");
         let idx = self.push_call(Call {
@@ -1633,6 +1634,57 @@ impl<'s> Extractor<'s> {
             Ex::Super
         } else {
             Ex::Call(idx)
+        }
+    }
+
+    /// A run-time replacement of an attribute: `setattr(obj, "name", v)` (the
+    /// built-in or pytest's `monkeypatch.setattr`), `monkeypatch.setattr("pkg.mod.f",
+    /// v)`, `mock.patch("pkg.mod.f")` and `patch.object(obj, "name")`.
+    fn patch(&mut self, node: Node, callee: &Callee, cx: &Ctx) {
+        let (name, receiver_last) = match callee {
+            Callee::Name(n) => (n.as_str(), None),
+            Callee::Member {
+                receiver: Receiver::Path(p),
+                name,
+            } => (name.as_str(), p.last().map(String::as_str)),
+            _ => return,
+        };
+        let by_object = name == "setattr" || (name == "object" && receiver_last == Some("patch"));
+        let by_string = name == "setattr" || name == "patch";
+        if !by_object && !by_string {
+            return;
+        }
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let positional: Vec<Node> = named_children(arguments)
+            .into_iter()
+            .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
+            .collect();
+        let written = match positional.as_slice() {
+            [object, attr, ..] if by_object && attr.kind() == "string" => {
+                let path = match object.kind() {
+                    "identifier" | "attribute" => self.attribute_path(*object),
+                    _ => None,
+                };
+                let attr = self.string_content(*attr).filter(|a| !a.is_empty());
+                path.zip(attr).map(|(p, a)| (PatchTarget::Path(p), a))
+            }
+            [dotted, ..] if by_string && dotted.kind() == "string" => {
+                dotted_string(self.src, *dotted).and_then(|mut path| {
+                    let attr = path.pop()?;
+                    (!path.is_empty()).then_some((PatchTarget::Dotted(path), attr))
+                })
+            }
+            _ => None,
+        };
+        if let Some((target, attr)) = written {
+            self.facts.patches.push(Patch {
+                scope: cx.scope,
+                line: pos(node).0,
+                target,
+                attr,
+            });
         }
     }
 

@@ -18,6 +18,10 @@ pub static PYTHON: PythonResolver = PythonResolver;
 /// The order in which Python call sites meet the rules.
 static RULES: &[Rule] = &[
     Rule {
+        name: "patched",
+        run: patched,
+    },
+    Rule {
         name: "dynamic_callee",
         run: dynamic_callee,
     },
@@ -68,6 +72,61 @@ fn at(file: u32, call: &Call) -> At {
         file,
         scope: call.scope,
         line: call.line,
+    }
+}
+
+/// A name the tree replaces at run time (`monkeypatch.setattr(mod, "f", g)`,
+/// `mock.patch("pkg.mod.f")`) may not be what the call reaches: `f()` read in
+/// the patched module's namespace, or `recv.f()` on the patched module or class
+/// (or a class above or below it), refuses.
+fn patched(cx: &Cx, file: u32, call: &Call) -> Decision {
+    let (name, receiver) = match &call.callee {
+        Callee::Name(n) => (n, None),
+        Callee::Member { receiver, name } => (name, Some(receiver)),
+        _ => return Decision::Pass,
+    };
+    let patches = cx.index.patches_of(name);
+    if patches.is_empty() {
+        return Decision::Pass;
+    }
+    let py = Py::new(cx);
+    let looked_up_in = match receiver {
+        // A bare name that no enclosing function binds is read from the module.
+        None => match py.lookup(at(file, call), name, 0) {
+            Found::Binding(_, 0) | Found::Star(_) | Found::Builtin | Found::Unbound => {
+                Some(Val::Module(file))
+            }
+            _ => None,
+        },
+        Some(r) => receiver_value(cx, &py, file, call, r).ok().map(|e| e.val),
+    };
+    let Some(looked_up_in) = looked_up_in else {
+        return Decision::Pass;
+    };
+    let hit = patches.iter().any(|&(pf, pi)| {
+        let patch = &cx.index.file(pf).patches[pi as usize];
+        py.patch_target(pf, patch)
+            .is_some_and(|target| same_object(cx, &looked_up_in, &target))
+    });
+    if hit {
+        Decision::Refuse(Reason::Refused)
+    } else {
+        Decision::Pass
+    }
+}
+
+/// Whether a patch of `target` changes what a lookup in `looked_up_in` finds: the
+/// same module or outside object, or classes (or their instances) one of which
+/// is below the other.
+fn same_object(cx: &Cx, looked_up_in: &Val, target: &Val) -> bool {
+    let class_of = |v: &Val| match v {
+        Val::Instance(c) => Some(*c),
+        Val::Entity(c) if cx.index.decl(*c).kind.is_type() => Some(*c),
+        _ => None,
+    };
+    match (class_of(looked_up_in), class_of(target)) {
+        (Some(a), Some(b)) => cx.hierarchy.is_subtype(a, b) || cx.hierarchy.is_subtype(b, a),
+        _ => looked_up_in == target,
     }
 }
 

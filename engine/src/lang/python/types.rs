@@ -164,6 +164,24 @@ impl<'s> TypeReader<'s> {
     }
 }
 
+/// A dotted name written in a string (`"pkg.mod.f"`), parsed as the expression
+/// it spells: its segments, or `None` for anything but a name or attribute chain.
+pub fn dotted_string(src: &[u8], node: Node) -> Option<Vec<String>> {
+    let content = plain_string(src, node).filter(|c| c.len() <= MAX_QUOTED_BYTES)?;
+    let tree = parse(content.as_bytes())?;
+    let root = tree.root_node();
+    if root.has_error() {
+        return None;
+    }
+    let statements: Vec<Node> = named_children(root).collect();
+    let [statement] = statements[..] else {
+        return None;
+    };
+    let expression = statement.named_child(0)?;
+    let reader = TypeReader::new(content.as_bytes(), None);
+    reader.attribute_path(expression)
+}
+
 /// A string literal's content when it has no interpolation or escape.
 fn plain_string(src: &[u8], node: Node) -> Option<String> {
     let mut out = String::new();
