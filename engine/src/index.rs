@@ -136,7 +136,7 @@ impl<'a> TreeIndex<'a> {
                     .patches
                     .entry(patch.attr.clone())
                     .or_default()
-                    .push((fi as u32, pi as u32));
+                    .push((fi, pi as u32));
             }
             for r in file.refs.iter().filter(|r| r.escapes) {
                 let name = match &r.target {
