@@ -31,7 +31,8 @@ fn may_reach_sets() {
     common::check_fixture(&fixture("may_reach.py.txt"), "#");
 }
 
-/// Names the tree replaces at run time (monkeypatch, setattr, mock.patch) refuse.
+/// Names the tree replaces at run time (monkeypatch, setattr, mock.patch) refuse;
+/// pytest's own fixtures and contextlib's helpers are outside.
 #[test]
 fn patched_names() {
     common::check_fixture(&fixture("patches.py.txt"), "#");

@@ -441,7 +441,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 return None;
             }
         }
-        None
+        pytest_builtin_fixture(self.cx.index, name)
     }
 
     /// The test module itself, then `conftest.py` in its directory and each parent.
@@ -1297,9 +1297,40 @@ impl<'c, 'a> Py<'c, 'a> {
 
     /// What the name of a declaration holds once its decorators have run.
     fn declared(&self, eid: Eid, family: Family, hops: u32) -> Res {
+        if let Some(helper) = self.helper_of_outside_decorator(eid, hops) {
+            return Ok(helper);
+        }
         match self.decorated(eid, hops)? {
             (e, false) => Ok(Eval::new(Val::Entity(e), family)),
             (wrapper, true) => Ok(Eval::new(Val::Entity(wrapper), Family::ValueFlow)),
+        }
+    }
+
+    /// `@contextlib.contextmanager` (outermost, uncalled) binds the name to the
+    /// helper function the decorator returns: calling it runs the standard
+    /// library's helper, which only builds the context manager (the `with`
+    /// statement runs the body later).
+    fn helper_of_outside_decorator(&self, eid: Eid, hops: u32) -> Option<Eval> {
+        let decl = self.cx.index.decl(eid);
+        let outermost = decl.decorators.first().filter(|d| !d.called)?;
+        let at = At {
+            file: eid.file,
+            scope: decl.scope,
+            line: decl.line,
+        };
+        match self.path(at, &outermost.path, hops + 1).ok()?.val {
+            Val::Outside { kind, symbol }
+                if policy::HELPER_DECORATORS.contains(&symbol.as_str()) =>
+            {
+                Some(Eval::new(
+                    Val::Outside {
+                        kind,
+                        symbol: format!("{symbol}.<locals>.helper"),
+                    },
+                    Family::ExternalImport,
+                ))
+            }
+            _ => None,
         }
     }
 
@@ -1854,6 +1885,18 @@ fn element_type(ty: &TypeRef) -> Option<&TypeRef> {
 /// `Callable[...]` (typing or collections.abc): some function, which the type does not name.
 fn is_callable_type(ty: &TypeRef) -> bool {
     ty.last() == Some("Callable")
+}
+
+/// A test's parameter named as one of pytest's own fixtures, which the tree
+/// neither declares as a fixture nor ships pytest itself: an instance of the
+/// fixture's type, outside the tree.
+fn pytest_builtin_fixture(index: &crate::index::TreeIndex, name: &str) -> Option<Eval> {
+    let (_, ty) = policy::PYTEST_BUILTIN_FIXTURES
+        .iter()
+        .find(|(fixture, _)| *fixture == name)?;
+    let ships_pytest =
+        !index.python_module("pytest").is_empty() || !index.python_module("_pytest").is_empty();
+    (!ships_pytest).then(|| Eval::new(Val::ForeignInstance(ty.to_string()), Family::ForeignType))
 }
 
 /// A value read through an alias is value flow, whatever placed the aliased name.

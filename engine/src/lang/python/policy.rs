@@ -425,6 +425,30 @@ pub fn is_stdlib(top: &str) -> bool {
 /// Decorators from outside the tree that hand back the function they decorate (or
 /// call it from C at the same site), so a call of the name still reaches the `def`.
 /// Any other outside decorator hides what the name holds.
+/// Outside decorators that bind the decorated name to a helper of their own
+/// (by the symbol the decorator resolves to).
+pub const HELPER_DECORATORS: &[&str] = &[
+    "contextlib.contextmanager",
+    "contextlib.asynccontextmanager",
+];
+
+/// pytest's built-in fixtures and the type of the value each hands a test.
+pub const PYTEST_BUILTIN_FIXTURES: &[(&str, &str)] = &[
+    ("monkeypatch", "_pytest.monkeypatch.MonkeyPatch"),
+    ("capsys", "_pytest.capture.CaptureFixture"),
+    ("capsysbinary", "_pytest.capture.CaptureFixture"),
+    ("capfd", "_pytest.capture.CaptureFixture"),
+    ("capfdbinary", "_pytest.capture.CaptureFixture"),
+    ("caplog", "_pytest.logging.LogCaptureFixture"),
+    ("recwarn", "_pytest.recwarn.WarningsRecorder"),
+    ("request", "_pytest.fixtures.FixtureRequest"),
+    ("tmp_path", "pathlib.Path"),
+    ("tmp_path_factory", "_pytest.tmpdir.TempPathFactory"),
+    ("tmpdir", "_pytest._py.path.LocalPath"),
+    ("tmpdir_factory", "_pytest.legacypath.TempdirFactory"),
+    ("pytestconfig", "_pytest.config.Config"),
+];
+
 pub const TRANSPARENT_DECORATORS: &[&str] = &[
     "staticmethod",
     "classmethod",
