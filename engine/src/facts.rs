@@ -154,6 +154,8 @@ pub struct Decl {
     pub is_classmethod: bool,
     /// Python `@property`: reading the attribute calls it, so `x.p.m()` walks its return type.
     pub is_property: bool,
+    /// C++ `= delete`: declared, and never callable.
+    pub is_deleted: bool,
     pub returns: Option<TypeRef>,
     /// Base classes and implemented interfaces as written; Go: a struct's embedded
     /// fields and an interface's embedded interfaces, and for a method the
@@ -227,6 +229,7 @@ impl Decl {
             end_line,
             params: Vec::new(),
             is_static: false,
+            is_deleted: false,
             is_classmethod: false,
             is_property: false,
             returns: None,

@@ -831,6 +831,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let idx = self.function_decl(node, &f);
         // `T(const T&) = delete;` is never called: a declaration, not a definition.
         if named_children(node).any(|c| c.kind() == "delete_method_clause") {
+            self.facts.decls[idx as usize].is_deleted = true;
             return;
         }
         if let Some(fixture) = self.test_fixture(node, &f) {

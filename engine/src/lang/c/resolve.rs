@@ -408,11 +408,46 @@ fn call_through_a_field(_cx: &Cx, _file: u32, call: &Call) -> Decision {
     }
 }
 
-/// Among declarations sharing one qualified name, the one a call names: a
+/// Among declarations sharing one qualified name, the one a call names. A
 /// prototype or in-class declaration shares its definition's qualified name when
-/// both are in one file, so definitions are preferred; then the one whose
+/// both are in one file: where every candidate writes the same parameter types
+/// they are one function, and its definition is preferred; then the one whose
 /// parameters fit the argument count, when only one does (C and C++ alike).
+/// Overloads (parameter types differ) are told apart by the argument count
+/// alone: several fitting functions leave the declaration unnamed, since a
+/// definition of one overload says nothing about a call of another. Deleted
+/// functions are never candidates.
 pub(crate) fn pick_definition(cx: &Cx, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+    // A deleted function (`T(const T&) = delete;`) is never what a call runs.
+    let callable: Vec<Eid> = candidates
+        .iter()
+        .copied()
+        .filter(|&e| !cx.index.decl(e).is_deleted)
+        .collect();
+    let candidates = callable.as_slice();
+    if candidates.is_empty() {
+        return None;
+    }
+    let signature = |e: Eid| -> Vec<Option<&crate::facts::TypeRef>> {
+        cx.index.decl(e).params.iter().map(|p| p.ty.as_ref()).collect()
+    };
+    let one_function = candidates
+        .iter()
+        .all(|&e| signature(e) == signature(candidates[0]));
+    if !one_function {
+        let fits = crate::resolve::overload::by_arity(cx, call, candidates, |_| false);
+        let first = *fits.first()?;
+        if !fits.iter().all(|&e| signature(e) == signature(first)) {
+            return None;
+        }
+        return one_function_definition(cx, call, &fits);
+    }
+    one_function_definition(cx, call, candidates)
+}
+
+/// Declarations of one function (one signature): its definition, else the
+/// declaration the argument count fits when only one does.
+fn one_function_definition(cx: &Cx, call: &Call, candidates: &[Eid]) -> Option<Eid> {
     let definitions: Vec<Eid> = candidates
         .iter()
         .copied()
