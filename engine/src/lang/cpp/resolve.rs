@@ -833,14 +833,13 @@ fn a_scoped_name(cx: &Cx, file: u32, call: &Call) -> Decision {
             }
         }
     }
-    let narrowed: Vec<Eid> = {
-        let fitting = crate::resolve::overload::by_arity(cx, call, &found, |_| false);
-        if fitting.is_empty() {
-            found.clone()
-        } else {
-            fitting
-        }
-    };
+    // A function none of whose declarations takes the call's argument count is
+    // not what the call runs (argument-dependent lookup may find another in a
+    // namespace the arguments' types bring): no guess among them.
+    let narrowed = crate::resolve::overload::by_arity(cx, call, &found, |_| false);
+    if narrowed.is_empty() {
+        return Decision::Refuse(Reason::Refused);
+    }
     match definitions_visible_from(cx, file, &narrowed) {
         // C++ needs a declaration before a call: a definition no file the caller
         // includes declares (a header calling into a test file) is not the target.
