@@ -429,7 +429,12 @@ pub(crate) fn pick_definition(cx: &Cx, call: &Call, candidates: &[Eid]) -> Optio
         return None;
     }
     let signature = |e: Eid| -> Vec<Option<&crate::facts::TypeRef>> {
-        cx.index.decl(e).params.iter().map(|p| p.ty.as_ref()).collect()
+        cx.index
+            .decl(e)
+            .params
+            .iter()
+            .map(|p| p.ty.as_ref())
+            .collect()
     };
     let one_function = candidates
         .iter()

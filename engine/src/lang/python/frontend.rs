@@ -7,7 +7,7 @@
 use tree_sitter::Node;
 
 use crate::facts::*;
-use crate::lang::python::types::{dotted_string, TypeReader};
+use crate::lang::python::types::{attribute_path, dotted_string, plain_string, TypeReader};
 use crate::lang::syntax::head_of;
 use crate::lang::Language;
 
@@ -728,15 +728,7 @@ impl<'s> Extractor<'s> {
         if node.kind() != "string" {
             return None;
         }
-        let mut out = String::new();
-        for c in named_children(node) {
-            match c.kind() {
-                "string_content" => out.push_str(self.text(c)),
-                "string_start" | "string_end" => {}
-                _ => return None,
-            }
-        }
-        Some(out)
+        plain_string(self.src, node)
     }
 
     // ---- imports ----------------------------------------------------------
@@ -1199,18 +1191,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn attribute_path(&self, node: Node) -> Option<Vec<String>> {
-        match node.kind() {
-            "identifier" => Some(vec![self.text(node).to_string()]),
-            "attribute" => {
-                let mut p = self.attribute_path(node.child_by_field_name("object")?)?;
-                p.push(
-                    self.text(node.child_by_field_name("attribute")?)
-                        .to_string(),
-                );
-                Some(p)
-            }
-            _ => None,
-        }
+        attribute_path(self.src, node)
     }
 
     // ---- expressions ------------------------------------------------------

@@ -149,18 +149,20 @@ impl<'s> TypeReader<'s> {
     }
 
     fn attribute_path(&self, node: Node) -> Option<Vec<String>> {
-        match node.kind() {
-            "identifier" => Some(vec![self.text(node).to_string()]),
-            "attribute" => {
-                let mut p = self.attribute_path(node.child_by_field_name("object")?)?;
-                p.push(
-                    self.text(node.child_by_field_name("attribute")?)
-                        .to_string(),
-                );
-                Some(p)
-            }
-            _ => None,
+        attribute_path(self.src, node)
+    }
+}
+
+/// `a.b.c` as its segments; `None` for anything but a name or attribute chain.
+pub fn attribute_path(src: &[u8], node: Node) -> Option<Vec<String>> {
+    match node.kind() {
+        "identifier" => Some(vec![node_text(src, node).to_string()]),
+        "attribute" => {
+            let mut p = attribute_path(src, node.child_by_field_name("object")?)?;
+            p.push(node_text(src, node.child_by_field_name("attribute")?).to_string());
+            Some(p)
         }
+        _ => None,
     }
 }
 
@@ -178,12 +180,11 @@ pub fn dotted_string(src: &[u8], node: Node) -> Option<Vec<String>> {
         return None;
     };
     let expression = statement.named_child(0)?;
-    let reader = TypeReader::new(content.as_bytes(), None);
-    reader.attribute_path(expression)
+    attribute_path(content.as_bytes(), expression)
 }
 
 /// A string literal's content when it has no interpolation or escape.
-fn plain_string(src: &[u8], node: Node) -> Option<String> {
+pub fn plain_string(src: &[u8], node: Node) -> Option<String> {
     let mut out = String::new();
     for c in named_children(node) {
         match c.kind() {
