@@ -1768,6 +1768,10 @@ impl<'c, 'a> Py<'c, 'a> {
                     Val::Entity(f) if self.cx.index.decl(f).kind.is_callable() => {
                         Some(Eval::new(Val::Entity(f), Family::ValueFlow))
                     }
+                    // `x = C(); …; return x`: the instance the name holds.
+                    Val::Instance(_) | Val::ForeignInstance(_) => {
+                        Some(Eval::new(e.val, Family::ReturnType))
+                    }
                     _ => None,
                 }
             }
