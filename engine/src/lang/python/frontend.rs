@@ -254,9 +254,38 @@ impl<'s> Extractor<'s> {
         for child in node.named_children(&mut cursor) {
             match child.kind() {
                 "block" => self.block(child, &cx.deeper()),
-                "as_pattern" => self.as_pattern(child, cx),
+                "as_pattern" => self.except_as(child, cx),
                 _ => {
                     self.expr(child, cx);
+                }
+            }
+        }
+    }
+
+    /// `except E as e:` binds e to an instance of E, written as a type: a name
+    /// or dotted path; a tuple of types (or anything else) leaves e opaque.
+    fn except_as(&mut self, node: Node, cx: &Ctx) {
+        let Some(caught) = node.named_child(0) else {
+            return;
+        };
+        self.expr(caught, cx);
+        let alias = node.child_by_field_name("alias");
+        let target = alias.and_then(|a| match a.kind() {
+            "as_pattern_target" => a.named_child(0),
+            _ => Some(a),
+        });
+        match target {
+            Some(t)
+                if t.kind() == "identifier"
+                    && matches!(caught.kind(), "identifier" | "attribute") =>
+            {
+                let ty = self.type_ref(caught, cx);
+                let name = self.text(t).to_string();
+                self.bind(cx, &name, pos(t).0, BindingValue::Typed { ty, value: None });
+            }
+            _ => {
+                if let Some(a) = alias {
+                    self.bind_target(a, None, cx, true);
                 }
             }
         }
@@ -324,17 +353,6 @@ impl<'s> Extractor<'s> {
                     self.bind_target(a, None, cx, true);
                 }
             }
-        }
-    }
-
-    /// `E as e` / `ctx() as x`: the value is visited, the alias bound to an
-    /// opaque value (what `__enter__` returns is not followed).
-    fn as_pattern(&mut self, node: Node, cx: &Ctx) {
-        if let Some(v) = node.named_child(0) {
-            self.expr(v, cx);
-        }
-        if let Some(alias) = node.child_by_field_name("alias") {
-            self.bind_target(alias, None, cx, true);
         }
     }
 
