@@ -673,6 +673,8 @@ pub enum ArgShape {
     ClassLiteral,
     /// Java `(T) x`.
     Cast(TypeRef),
+    /// Java `c ? a : b`.
+    Either(Box<ArgShape>, Box<ArgShape>),
     Unknown,
 }
 

@@ -427,6 +427,15 @@ pub fn arg_type(cx: &Cx, site: Site, arg: &ArgShape) -> JType {
         ArgShape::Call(i) => result_type(cx, site.file, *i).unwrap_or(JType::Unknown),
         ArgShape::Lambda | ArgShape::Function(_) => JType::Lambda,
         ArgShape::ClassLiteral => JType::Foreign("java.lang.Class".into()),
+        // `c ? a : b`: null takes the other branch's reference type (a primitive
+        // would be boxed); two types agree or the result is unknown (no least
+        // upper bound is computed).
+        ArgShape::Either(a, b) => match (arg_type(cx, site, a), arg_type(cx, site, b)) {
+            (JType::Null, JType::Prim(_)) | (JType::Prim(_), JType::Null) => JType::Unknown,
+            (JType::Null, t) | (t, JType::Null) => t,
+            (x, y) if x == y => x,
+            _ => JType::Unknown,
+        },
         ArgShape::Unknown => JType::Unknown,
     }
 }

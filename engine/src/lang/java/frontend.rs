@@ -53,6 +53,8 @@ enum Shape {
     ClassLiteral,
     Super,
     QualifiedThis(String),
+    /// `c ? a : b`: one of two values.
+    Either(Box<Shape>, Box<Shape>),
 }
 
 impl Shape {
@@ -77,7 +79,7 @@ impl Shape {
                 is_self: false,
                 array: false,
             }),
-            Shape::Unknown | Shape::Lambda(_) => Receiver::Unknown,
+            Shape::Unknown | Shape::Lambda(_) | Shape::Either(..) => Receiver::Unknown,
         }
     }
 
@@ -92,6 +94,7 @@ impl Shape {
             Shape::Literal(l) => ArgShape::Literal(l),
             Shape::Lambda(_) => ArgShape::Lambda,
             Shape::ClassLiteral => ArgShape::ClassLiteral,
+            Shape::Either(a, b) => ArgShape::Either(Box::new(a.arg()), Box::new(b.arg())),
             Shape::Unknown | Shape::CallThen(..) | Shape::Super | Shape::QualifiedThis(_) => {
                 ArgShape::Unknown
             }
@@ -236,6 +239,7 @@ impl<'s> Extractor<'s> {
                 None => Shape::Unknown,
             },
             "cast_expression" => self.cast(node, d),
+            "ternary_expression" => self.ternary(node, d),
             "binary_expression" => self.binary(node, d),
             "unary_expression" => self.unary(node, d),
             "instanceof_expression" => self.instanceof(node, d),
@@ -285,6 +289,25 @@ impl<'s> Extractor<'s> {
             Some(t) => Shape::Cast(t),
             None => Shape::Unknown,
         }
+    }
+
+    /// `c ? a : b`: the condition is walked for its calls; the value is one of
+    /// the two branches.
+    #[inline(never)]
+    fn ternary(&mut self, node: Node, depth: u32) -> Shape {
+        let field = |name| node.child_by_field_name(name);
+        let (Some(condition), Some(a), Some(b)) = (
+            field("condition"),
+            field("consequence"),
+            field("alternative"),
+        ) else {
+            self.children(node, depth);
+            return Shape::Unknown;
+        };
+        self.walk(condition, depth);
+        let a = self.walk(a, depth);
+        let b = self.walk(b, depth);
+        Shape::Either(Box::new(a), Box::new(b))
     }
 
     fn children(&mut self, node: Node, depth: u32) {
