@@ -159,6 +159,15 @@ impl<'a> SiteBuilder<'a> {
         if written.is_macro {
             return Some(set_apart(site, None, &callee_name, Some("macro"), None));
         }
+        if callee_name == "operator()"
+            && written.name != callee_name
+            && self.defined_at(call, &file, site.line)
+        {
+            // A lambda written on the call's own line and called there under
+            // another name: a macro expands the lambda and calls it
+            // (`EXPECT_EQ(…, FMT_STRING("{}"))`); the name written is the macro's.
+            return Some(set_apart(site, None, &callee_name, Some("macro"), None));
+        }
         let named = if written.name == callee_name {
             Some(written.clone())
         } else {
@@ -306,6 +315,13 @@ impl<'a> SiteBuilder<'a> {
     }
 
     /// The acceptable targets of a judged call.
+    /// Whether the callee is defined in `file` at `line`.
+    fn defined_at(&mut self, call: &IrCall, file: &str, line: u32) -> bool {
+        self.targets(call).iter().any(
+            |t| matches!(t, TruthTarget::InTree { file: f, line: l } if f == file && *l == line),
+        )
+    }
+
     fn targets(&mut self, call: &IrCall) -> Vec<TruthTarget> {
         let (symbol, definition) = match &call.callee {
             Callee::Direct { symbol, definition } => (symbol.clone(), definition.clone()),

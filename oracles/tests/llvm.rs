@@ -254,6 +254,14 @@ fn clang_truth_for_cpp_resolves_virtual_calls_and_constructors() {
         [in_tree("shapes.hpp", 24)]
     );
     assert_eq!(site(&truth, m, 14, "f").targets, [in_tree(m, 13)]);
+    // A lambda written in a macro's arguments and called by the expansion is the
+    // macro's call, set apart, never a call named by the macro (fmt's
+    // `FMT_STRING` inside gtest's `EXPECT_EQ`).
+    assert!(sites_at(&truth, m, 20, "assert").is_empty());
+    assert!(truth
+        .sites
+        .iter()
+        .any(|s| s.file == m && s.line == 20 && s.implicit.as_deref() == Some("macro")));
     // Destructors and the implicit base constructor are not written.
     assert!(truth
         .sites
