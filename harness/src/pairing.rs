@@ -150,26 +150,7 @@ fn pair_by_column_distance(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Resolution;
-
-    pub(crate) fn call(line: u32, column: Option<u32>, name: &str) -> Call {
-        Call {
-            file: "a.py".into(),
-            line,
-            column,
-            caller: None,
-            wrote: name.into(),
-            name: name.into(),
-            args: None,
-            resolution: Resolution::Undetermined,
-            placed_by: None,
-            target: None,
-            declaration_line: None,
-            outside: None,
-            reason: None,
-            may_reach: None,
-        }
-    }
+    use crate::testkit::call;
 
     fn site(line: u32, column: Option<u32>, name: &str) -> TruthSite {
         TruthSite {
