@@ -436,18 +436,18 @@ pub(crate) fn pick_definition(cx: &Cx, call: &Call, candidates: &[Eid]) -> Optio
             .map(|p| p.ty.as_ref())
             .collect()
     };
-    let one_function = candidates
-        .iter()
-        .all(|&e| signature(e) == signature(candidates[0]));
-    if !one_function {
-        let fits = crate::resolve::overload::by_arity(cx, call, candidates, |_| false);
-        let first = *fits.first()?;
-        if !fits.iter().all(|&e| signature(e) == signature(first)) {
-            return None;
-        }
-        return one_function_definition(cx, call, &fits);
+    let one_signature = |set: &[Eid]| {
+        let first = signature(set[0]);
+        set.iter().all(|&e| signature(e) == first)
+    };
+    if one_signature(candidates) {
+        return one_function_definition(cx, call, candidates);
     }
-    one_function_definition(cx, call, candidates)
+    let fits = crate::resolve::overload::by_arity(cx, call, candidates, |_| false);
+    if fits.is_empty() || !one_signature(&fits) {
+        return None;
+    }
+    one_function_definition(cx, call, &fits)
 }
 
 /// Declarations of one function (one signature): its definition, else the

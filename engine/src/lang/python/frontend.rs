@@ -7,7 +7,9 @@
 use tree_sitter::Node;
 
 use crate::facts::*;
-use crate::lang::python::types::{attribute_path, dotted_string, plain_string, TypeReader};
+use crate::lang::python::types::{
+    attribute_path, dotted_string, plain_string, with_expression_statement, TypeReader,
+};
 use crate::lang::syntax::head_of;
 use crate::lang::Language;
 
@@ -1662,10 +1664,7 @@ impl<'s> Extractor<'s> {
             .collect();
         let written = match positional.as_slice() {
             [object, attr, ..] if by_object && attr.kind() == "string" => {
-                let path = match object.kind() {
-                    "identifier" | "attribute" => self.attribute_path(*object),
-                    _ => None,
-                };
+                let path = self.attribute_path(*object);
                 let attr = self.string_content(*attr).filter(|a| !a.is_empty());
                 path.zip(attr).map(|(p, a)| (PatchTarget::Path(p), a))
             }
@@ -1708,35 +1707,21 @@ impl<'s> Extractor<'s> {
         let Some(code) = self.string_content(string) else {
             return;
         };
-        let mut parser = tree_sitter::Parser::new();
-        if parser
-            .set_language(&tree_sitter_python::LANGUAGE.into())
-            .is_err()
-        {
-            return;
-        }
-        let Some(tree) = parser.parse(code.as_bytes(), None) else {
-            return;
-        };
-        let root = tree.root_node();
-        let [statement] = named_children(root)[..] else {
-            return;
-        };
-        let [call] = named_children(statement)[..] else {
+        // A single call of a bare name with no arguments, and nothing else.
+        let called = with_expression_statement(code.as_bytes(), |statement| {
+            let [call] = named_children(statement)[..] else {
+                return None;
+            };
+            let function = call.child_by_field_name("function")?;
+            let arguments = call.child_by_field_name("arguments")?;
+            let bare = call.kind() == "call"
+                && function.kind() == "identifier"
+                && arguments.named_child_count() == 0;
+            bare.then(|| crate::lang::node_text(code.as_bytes(), function).to_string())
+        });
+        let Some(name) = called else {
             return;
         };
-        if root.has_error() || statement.kind() != "expression_statement" || call.kind() != "call" {
-            return;
-        }
-        let function = call.child_by_field_name("function");
-        let arguments = call.child_by_field_name("arguments");
-        let (Some(function), Some(arguments)) = (function, arguments) else {
-            return;
-        };
-        if function.kind() != "identifier" || arguments.named_child_count() != 0 {
-            return;
-        }
-        let name = crate::lang::node_text(code.as_bytes(), function).to_string();
         let (line, column) = pos(string);
         self.evaluated.push((
             runner.clone(),

@@ -128,24 +128,15 @@ impl<'s> TypeReader<'s> {
         if self.quote_depth >= MAX_QUOTE_DEPTH || content.len() > MAX_QUOTED_BYTES {
             return unknown();
         }
-        let Some(tree) = parse(content.as_bytes()) else {
-            return unknown();
-        };
-        let root = tree.root_node();
-        let statements: Vec<Node> = named_children(root).collect();
-        let [statement] = statements[..] else {
-            return unknown();
-        };
-        let expression = match statement.named_child(0) {
-            Some(e) if statement.kind() == "expression_statement" && !root.has_error() => e,
-            _ => return unknown(),
-        };
-        let inner = TypeReader {
-            src: content.as_bytes(),
-            enclosing: self.enclosing,
-            quote_depth: self.quote_depth + 1,
-        };
-        inner.read(expression)
+        with_expression_statement(content.as_bytes(), |statement| {
+            let inner = TypeReader {
+                src: content.as_bytes(),
+                enclosing: self.enclosing,
+                quote_depth: self.quote_depth + 1,
+            };
+            Some(inner.read(statement.named_child(0)?))
+        })
+        .unwrap_or_else(unknown)
     }
 
     fn attribute_path(&self, node: Node) -> Option<Vec<String>> {
@@ -170,17 +161,25 @@ pub fn attribute_path(src: &[u8], node: Node) -> Option<Vec<String>> {
 /// it spells: its segments, or `None` for anything but a name or attribute chain.
 pub fn dotted_string(src: &[u8], node: Node) -> Option<Vec<String>> {
     let content = plain_string(src, node).filter(|c| c.len() <= MAX_QUOTED_BYTES)?;
-    let tree = parse(content.as_bytes())?;
+    with_expression_statement(content.as_bytes(), |statement| {
+        attribute_path(content.as_bytes(), statement.named_child(0)?)
+    })
+}
+
+/// Code written in a string (an annotation, a dotted name, `eval`'s argument)
+/// parsed as Python: `f` reads its one statement, when the code parses without
+/// error as exactly one expression statement.
+pub fn with_expression_statement<R>(code: &[u8], f: impl FnOnce(Node) -> Option<R>) -> Option<R> {
+    let tree = parse(code)?;
     let root = tree.root_node();
     if root.has_error() {
         return None;
     }
     let statements: Vec<Node> = named_children(root).collect();
-    let [statement] = statements[..] else {
-        return None;
-    };
-    let expression = statement.named_child(0)?;
-    attribute_path(content.as_bytes(), expression)
+    match statements[..] {
+        [statement] if statement.kind() == "expression_statement" => f(statement),
+        _ => None,
+    }
 }
 
 /// A string literal's content when it has no interpolation or escape.
