@@ -20,6 +20,17 @@ pub struct SourceFile {
     pub sha256: String,
 }
 
+/// A build file (`go.mod`, `Cargo.toml`, `tsconfig.json`, `package.json`,
+/// `pyproject.toml`): read through the same checks as a source, never parsed as
+/// one; the frontends read the build configuration from it.
+pub struct BuildFile {
+    pub path: String,
+    /// The language whose build it configures.
+    pub language: Language,
+    pub bytes: Vec<u8>,
+    pub sha256: String,
+}
+
 /// A file that will not be analysed, and why.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Skipped {
@@ -35,6 +46,8 @@ pub enum SkipReason {
     Unreadable,
     LinkOutsideRoot,
     Link,
+    /// The build configuration leaves the file out (Go build constraints).
+    BuildExcluded,
 }
 
 impl SkipReason {
@@ -46,12 +59,14 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
             SkipReason::LinkOutsideRoot => "link_outside_root",
             SkipReason::Link => "link",
+            SkipReason::BuildExcluded => "build_excluded",
         }
     }
 }
 
 pub struct Discovered {
     pub files: Vec<SourceFile>,
+    pub build_files: Vec<BuildFile>,
     pub skipped: Vec<Skipped>,
 }
 
@@ -62,6 +77,8 @@ struct Candidate {
     is_link: bool,
     /// A `.h` header: C or C++ is decided once its bytes are read.
     header: Option<HeaderRule>,
+    /// A build file of `language`, not a source.
+    build: bool,
 }
 
 /// How a `.h` file's language is decided (DESIGN §3, measured in lang/c/README.md):
@@ -117,20 +134,43 @@ pub fn discover(
             limit: limits.max_total_bytes,
         });
     }
-    let read: Vec<Result<Option<SourceFile>, Skipped>> = to_read
+    let read: Vec<Result<Option<Read>, Skipped>> = to_read
         .into_par_iter()
         .map(|c| read_one(c, limits))
         .collect();
     let mut files = Vec::new();
+    let mut build_files = Vec::new();
     for r in read {
         match r {
-            Ok(Some(f)) => files.push(f),
+            Ok(Some(Read::Source(f))) => files.push(f),
+            Ok(Some(Read::Build(f))) => build_files.push(f),
             Ok(None) => {}
             Err(s) => skipped.push(s),
         }
     }
     skipped.sort();
-    Ok(Discovered { files, skipped })
+    Ok(Discovered {
+        files,
+        build_files,
+        skipped,
+    })
+}
+
+/// The language whose build a file of this name configures, if it is a build file.
+fn build_file_language(rel: &str, languages: &[Language]) -> Option<Language> {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let wanted = |l: &Language| languages.contains(l);
+    match name {
+        "go.mod" => Some(Language::Go).filter(wanted),
+        "Cargo.toml" => Some(Language::Rust).filter(wanted),
+        "pyproject.toml" => Some(Language::Python).filter(wanted),
+        "tsconfig.json" | "jsconfig.json" | "package.json" => {
+            [Language::TypeScript, Language::Tsx, Language::JavaScript]
+                .into_iter()
+                .find(|l| wanted(l))
+        }
+        _ => None,
+    }
 }
 
 fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
@@ -159,6 +199,17 @@ fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
+        if let Some(language) = build_file_language(&rel, languages) {
+            out.push(Candidate {
+                rel,
+                abs,
+                language,
+                is_link: ft.is_symlink(),
+                header: None,
+                build: true,
+            });
+            continue;
+        }
         let (language, header) = match Language::for_path(&rel) {
             Some(l) => (l, None),
             None if Language::is_ambiguous_header(&rel) && (want_c || want_cpp) => {
@@ -185,6 +236,7 @@ fn walk(root: &Path, languages: &[Language]) -> Vec<Candidate> {
             language,
             is_link: ft.is_symlink(),
             header,
+            build: false,
         });
     }
     let tree_is_cpp = cpp_sources > c_sources;
@@ -225,8 +277,14 @@ fn admit(root: &Path, c: &Candidate, limits: &Limits) -> Result<u64, SkipReason>
     Ok(meta.len())
 }
 
+/// What one read gave: a source to parse or a build file to hand to the frontends.
+enum Read {
+    Source(SourceFile),
+    Build(BuildFile),
+}
+
 /// `Ok(None)`: a header whose content made it a language that was not asked for.
-fn read_one(c: Candidate, limits: &Limits) -> Result<Option<SourceFile>, Skipped> {
+fn read_one(c: Candidate, limits: &Limits) -> Result<Option<Read>, Skipped> {
     let skip = |reason| Skipped {
         path: c.rel.clone(),
         reason,
@@ -241,6 +299,15 @@ fn read_one(c: Candidate, limits: &Limits) -> Result<Option<SourceFile>, Skipped
     if std::str::from_utf8(&bytes).is_err() {
         return Err(skip(SkipReason::NotUtf8));
     }
+    if c.build {
+        let sha256 = hex(&Sha256::digest(&bytes));
+        return Ok(Some(Read::Build(BuildFile {
+            path: c.rel,
+            language: c.language,
+            bytes,
+            sha256,
+        })));
+    }
     let language = match c.header {
         Some(rule) => {
             let cpp = rule.tree_is_cpp || crate::lang::c::header_says_cpp(&bytes);
@@ -253,12 +320,12 @@ fn read_one(c: Candidate, limits: &Limits) -> Result<Option<SourceFile>, Skipped
         None => c.language,
     };
     let sha256 = hex(&Sha256::digest(&bytes));
-    Ok(Some(SourceFile {
+    Ok(Some(Read::Source(SourceFile {
         path: c.rel,
         language,
         bytes,
         sha256,
-    }))
+    })))
 }
 
 pub fn hex(bytes: &[u8]) -> String {

@@ -46,6 +46,33 @@ pub struct FileFacts {
     pub macro_argument_calls: Vec<(String, Vec<Call>)>,
     /// Python: the attributes this file replaces at run time. Empty elsewhere.
     pub patches: Vec<Patch>,
+    /// What the file is to its language's program (a module, or a type stub).
+    pub role: FileRole,
+    /// The build configuration leaves the whole file out (Go build constraints and
+    /// file-name suffixes): it is reported in `skipped` as `build_excluded` and none
+    /// of its declarations competes with the ones built.
+    pub build_excluded: bool,
+}
+
+/// What a file is to its program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FileRole {
+    /// Code the program runs (the default).
+    #[default]
+    Source,
+    /// Python: a `.pyi` type stub. It declares nothing a call can reach; it supplies
+    /// types for the module beside it.
+    Stub,
+}
+
+impl FileRole {
+    /// The report's `role` token; `None` for a source (the field is left out).
+    pub fn token(self) -> Option<&'static str> {
+        match self {
+            FileRole::Source => None,
+            FileRole::Stub => Some("stub"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,6 +216,10 @@ pub struct Decl {
     /// same bare name (`yield f`); `None` for everything else. Iterating the
     /// generator's result gives that value.
     pub yields_value: Option<ReturnValue>,
+    /// Written in code the build configuration leaves out (Rust `#[cfg]` off,
+    /// Python's `if TYPE_CHECKING:` or a version branch not taken): listed as an
+    /// entity, marked so, and never a target: the index does not hold it.
+    pub inactive: bool,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -243,6 +274,7 @@ impl Decl {
             scope_path: Vec::new(),
             file_local: false,
             yields_value: None,
+            inactive: false,
         }
     }
 
@@ -379,6 +411,8 @@ impl FileFacts {
             macro_rules: Vec::new(),
             macro_argument_calls: Vec::new(),
             patches: Vec::new(),
+            role: FileRole::Source,
+            build_excluded: false,
         }
     }
 

@@ -84,6 +84,10 @@ impl<'a> TreeIndex<'a> {
             let qnames = qualified_names(file);
             let mut top = HashMap::default();
             for (di, decl) in file.decls.iter().enumerate() {
+                // Code the build leaves out is listed, never a target.
+                if decl.inactive {
+                    continue;
+                }
                 let eid = Eid {
                     file: fi,
                     decl: di as DeclIdx,

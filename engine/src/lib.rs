@@ -2,6 +2,7 @@
 //! TreeIndex → resolve (ordered rules, one funnel) → overload pass → Report.
 //! See docs/ARCHITECTURE.md.
 
+pub mod config;
 pub mod discover;
 pub mod error;
 pub mod explain;
@@ -27,6 +28,8 @@ pub struct Options {
     pub limits: Limits,
     /// Worker threads; 0 = one per core. The output does not depend on it.
     pub threads: usize,
+    /// What the build compiles (DESIGN §3); the default build by default.
+    pub config: config::Configuration,
 }
 
 impl Default for Options {
@@ -35,6 +38,7 @@ impl Default for Options {
             languages: Language::ALL.to_vec(),
             limits: Limits::from_env(),
             threads: 0,
+            config: config::Configuration::default(),
         }
     }
 }
@@ -42,29 +46,82 @@ impl Default for Options {
 /// Everything the stages produced, for the report and for `explain`.
 pub struct Analysis {
     pub facts: Vec<facts::FileFacts>,
+    /// Each file's sha256 and size, in the order of `facts`.
     pub file_meta: Vec<(String, u64)>,
+    /// The build files read (their bytes went to the frontends).
+    pub build_files: Vec<BuildFileMeta>,
     pub skipped: Vec<discover::Skipped>,
+}
+
+/// A build file as the report lists it.
+pub struct BuildFileMeta {
+    pub path: String,
+    pub language: Language,
+    pub sha256: String,
+    pub bytes: u64,
 }
 
 /// Discover, read and extract facts from every file (the syntax trees are gone
 /// when this returns).
 pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> {
     let found = discover::discover(root, &options.languages, &options.limits)?;
-    let file_meta: Vec<(String, u64)> = found
+    let tree_wide = lang::TreeWide::collect(&found.files, &found.build_files, &options.config);
+    let mut facts = parse::extract_all(&found.files, &tree_wide, &options.limits);
+    let mut file_meta: Vec<(String, u64)> = found
         .files
         .iter()
         .map(|f| (f.sha256.clone(), f.bytes.len() as u64))
         .collect();
-    let mut facts = parse::extract_all(&found.files, &options.limits);
+    let mut skipped = found.skipped;
+    drop_build_excluded(&mut facts, &mut file_meta, &mut skipped);
     lang::python::frontend::assign_module_names(&mut facts);
-    lang::go::frontend::assign_package_paths(&mut facts, root);
-    lang::rust::frontend::assign_module_paths(&mut facts, root);
+    lang::go::frontend::assign_package_paths(&mut facts, &tree_wide);
+    lang::rust::frontend::assign_module_paths(&mut facts, &tree_wide);
     lang::c::frontend::resolve_includes(&mut facts);
+    let build_files = found
+        .build_files
+        .iter()
+        .map(|b| BuildFileMeta {
+            path: b.path.clone(),
+            language: b.language,
+            sha256: b.sha256.clone(),
+            bytes: b.bytes.len() as u64,
+        })
+        .collect();
     Ok(Analysis {
         facts,
         file_meta,
-        skipped: found.skipped,
+        build_files,
+        skipped,
     })
+}
+
+/// A file the build configuration leaves out is a skipped file (`build_excluded`):
+/// its declarations never compete with the ones built.
+fn drop_build_excluded(
+    facts: &mut Vec<facts::FileFacts>,
+    file_meta: &mut Vec<(String, u64)>,
+    skipped: &mut Vec<discover::Skipped>,
+) {
+    if !facts.iter().any(|f| f.build_excluded) {
+        return;
+    }
+    let mut kept_facts = Vec::with_capacity(facts.len());
+    let mut kept_meta = Vec::with_capacity(facts.len());
+    for (f, meta) in facts.drain(..).zip(file_meta.drain(..)) {
+        if f.build_excluded {
+            skipped.push(discover::Skipped {
+                path: f.path,
+                reason: discover::SkipReason::BuildExcluded,
+            });
+        } else {
+            kept_facts.push(f);
+            kept_meta.push(meta);
+        }
+    }
+    *facts = kept_facts;
+    *file_meta = kept_meta;
+    skipped.sort();
 }
 
 /// Analyse a tree and build its report.
@@ -79,7 +136,7 @@ pub fn analyze(root: &Path, options: &Options) -> Result<report::Report, EngineE
         clock.lap("hierarchy");
         let resolved = resolve::resolve_all(&index, &hierarchy);
         clock.lap("resolve");
-        let report = report::build(&index, &analysis.file_meta, &analysis.skipped, &resolved);
+        let report = report::build(&index, &analysis, &options.config, &resolved);
         clock.lap("report");
         Ok(report)
     })

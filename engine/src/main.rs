@@ -45,6 +45,55 @@ struct Common {
     /// Refuse trees with more files than this (default 50 000; env CALLGRAPH_MAX_FILES).
     #[arg(long)]
     max_files: Option<u64>,
+    #[command(flatten)]
+    build: BuildArgs,
+}
+
+/// The build configuration (docs/REPORT.md, "configuration"); the default build
+/// when none is given.
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// Rust: a cfg option on top of the target's, `NAME` or `NAME="VALUE"`
+    /// (`feature="serde"` adds a feature to the crate's defaults); repeatable.
+    #[arg(long = "cfg", value_name = "OPTION")]
+    cfg: Vec<String>,
+    /// Rust: leave the crates' `default` features off.
+    #[arg(long)]
+    no_default_features: bool,
+    /// Go: build tags, comma-separated (as `go build -tags`).
+    #[arg(long, value_name = "TAGS")]
+    go_tags: Option<String>,
+    /// C/C++: a command-line macro, `NAME` or `NAME=VALUE` (as `-D`); repeatable.
+    #[arg(long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Python: the interpreter version static guards are evaluated for (default 3.11).
+    #[arg(long, value_name = "MAJOR.MINOR")]
+    python_version: Option<String>,
+}
+
+impl BuildArgs {
+    fn configuration(&self) -> Result<engine::config::Configuration, EngineError> {
+        use engine::config::{parse_go_tags, CfgOption, Define, PythonVersion};
+        let mut c = engine::config::Configuration::default();
+        c.rust.cfg = self
+            .cfg
+            .iter()
+            .map(|o| CfgOption::parse(o))
+            .collect::<Result<_, _>>()?;
+        c.rust.default_features = !self.no_default_features;
+        if let Some(tags) = &self.go_tags {
+            c.go.tags = parse_go_tags(tags)?;
+        }
+        c.c.defines = self
+            .defines
+            .iter()
+            .map(|d| Define::parse(d))
+            .collect::<Result<_, _>>()?;
+        if let Some(v) = &self.python_version {
+            c.python.version = PythonVersion::parse(v)?;
+        }
+        Ok(c)
+    }
 }
 
 #[derive(clap::Args)]
@@ -71,6 +120,7 @@ struct ExplainArgs {
 fn options(common: &Common) -> Result<Options, EngineError> {
     let mut options = Options {
         threads: common.threads,
+        config: common.build.configuration()?,
         ..Options::default()
     };
     if !common.languages.is_empty() {

@@ -8,14 +8,13 @@ use crate::facts::FileFacts;
 use crate::lang::{Language, TreeWide};
 use crate::limits::Limits;
 
-pub fn extract_all(files: &[SourceFile], limits: &Limits) -> Vec<FileFacts> {
-    // What a frontend needs from the whole tree (C/C++ macros), read once before
-    // any file is parsed.
-    let tree_wide = TreeWide::collect(files);
+/// `tree_wide` is what a frontend needs from the whole tree (the configuration,
+/// the build files, C/C++ macros), read once before any file is parsed.
+pub fn extract_all(files: &[SourceFile], tree_wide: &TreeWide, limits: &Limits) -> Vec<FileFacts> {
     files
         .par_iter()
         .map_init(tree_sitter::Parser::new, |parser, f| {
-            extract_one(parser, f, &tree_wide, limits)
+            extract_one(parser, f, tree_wide, limits)
         })
         .collect()
 }

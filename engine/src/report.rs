@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::discover::Skipped;
+use crate::config::Configuration;
 use crate::facts::{Call, Callee, ValueRef};
 use crate::index::{Eid, TreeIndex};
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::{Placement, Resolution, Resolved, Target};
+use crate::Analysis;
 
 pub const SCHEMA: &str = "callgraph-report/1";
 
@@ -17,6 +18,8 @@ pub const SCHEMA: &str = "callgraph-report/1";
 pub struct Report {
     pub schema: &'static str,
     pub engine: EngineInfo,
+    /// The build configuration the run evaluated (docs/REPORT.md).
+    pub configuration: Configuration,
     pub files: Vec<FileEntry>,
     pub skipped: Vec<SkippedEntry>,
     pub entities: Vec<Entity>,
@@ -34,6 +37,10 @@ pub struct EngineInfo {
 pub struct FileEntry {
     pub path: String,
     pub language: &'static str,
+    /// `stub` (a Python type stub) or `build` (a build file the frontends read);
+    /// left out for a source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
     pub sha256: String,
     pub bytes: u64,
     pub parse_errors: u32,
@@ -55,6 +62,9 @@ pub struct Entity {
     pub column: u32,
     pub end_line: u32,
     pub params: Params,
+    /// Written in code the build configuration leaves out: never a target.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inactive: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -126,10 +136,11 @@ pub struct Summary {
 
 pub fn build(
     index: &TreeIndex,
-    files: &[(String, u64)],
-    skipped: &[Skipped],
+    analysis: &Analysis,
+    configuration: &Configuration,
     resolved: &Resolved,
 ) -> Report {
+    let files = &analysis.file_meta;
     let facts = index.files;
     let mut entities = Vec::with_capacity(index.entity_count());
     for (fi, file) in facts.iter().enumerate() {
@@ -164,18 +175,29 @@ pub fn build(
     };
     calls.sort_by(order);
     references.sort_by(order);
-    let files_out: Vec<FileEntry> = facts
+    let mut files_out: Vec<FileEntry> = facts
         .iter()
         .zip(files)
         .map(|(f, (sha, bytes))| FileEntry {
             path: f.path.clone(),
             language: f.language.token(),
+            role: f.role.token(),
             sha256: sha.clone(),
             bytes: *bytes,
             parse_errors: f.parse_errors,
         })
         .collect();
-    let skipped_out: Vec<SkippedEntry> = skipped
+    files_out.extend(analysis.build_files.iter().map(|b| FileEntry {
+        path: b.path.clone(),
+        language: b.language.token(),
+        role: Some("build"),
+        sha256: b.sha256.clone(),
+        bytes: b.bytes,
+        parse_errors: 0,
+    }));
+    files_out.sort_by(|a, b| a.path.cmp(&b.path));
+    let skipped_out: Vec<SkippedEntry> = analysis
+        .skipped
         .iter()
         .map(|s| SkippedEntry {
             path: s.path.clone(),
@@ -188,6 +210,7 @@ pub fn build(
         engine: EngineInfo {
             version: env!("CARGO_PKG_VERSION"),
         },
+        configuration: configuration.clone(),
         files: files_out,
         skipped: skipped_out,
         entities,
@@ -232,6 +255,7 @@ fn entity(index: &TreeIndex, eid: Eid) -> Entity {
             min,
             max,
         },
+        inactive: decl.inactive,
     }
 }
 

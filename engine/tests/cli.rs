@@ -98,3 +98,65 @@ fn exit_codes_follow_the_design() {
         serde_json::from_slice(&std::fs::read(&out_file).unwrap()).unwrap();
     assert_eq!(report["schema"], "callgraph-report/1");
 }
+
+#[test]
+fn the_report_states_its_configuration_and_lists_build_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("go.mod"), "module example.com/m\n").unwrap();
+    std::fs::write(dir.path().join("m.go"), "package m\n\nfunc F() {}\n").unwrap();
+    let out = callgraph()
+        .arg("analyze")
+        .arg(dir.path())
+        .args(["--cfg", "feature=\"x\"", "--go-tags", "purego,netgo"])
+        .args(["--define", "NDEBUG", "--python-version", "3.12"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &report["configuration"];
+    assert_eq!(c["rust"]["cfg"][0]["key"], "feature");
+    assert_eq!(c["rust"]["cfg"][0]["value"], "x");
+    assert_eq!(c["rust"]["default_features"], true);
+    assert_eq!(c["go"]["tags"], serde_json::json!(["purego", "netgo"]));
+    assert_eq!(c["go"]["goos"], "linux");
+    assert_eq!(c["c"]["defines"][0]["name"], "NDEBUG");
+    assert_eq!(c["c"]["defines"][0]["value"], "1");
+    assert_eq!(c["python"]["version"], "3.12");
+    let files = report["files"].as_array().unwrap();
+    let go_mod = files
+        .iter()
+        .find(|f| f["path"] == "go.mod")
+        .expect("go.mod listed");
+    assert_eq!(go_mod["role"], "build");
+    assert_eq!(go_mod["language"], "go");
+    let source = files.iter().find(|f| f["path"] == "m.go").unwrap();
+    assert!(
+        source.get("role").is_none(),
+        "a source has no role: {source}"
+    );
+}
+
+#[test]
+fn a_malformed_build_flag_is_a_wrong_invocation() {
+    let dir = tempfile::tempdir().unwrap();
+    for bad in [
+        ["--cfg", "feature=x"],
+        ["--define", "1X"],
+        ["--python-version", "three"],
+        ["--go-tags", "a;b"],
+    ] {
+        let out = callgraph()
+            .arg("analyze")
+            .arg(dir.path())
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("invalid_argument"), "{bad:?}: {err}");
+    }
+}

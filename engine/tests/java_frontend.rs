@@ -325,6 +325,7 @@ fn deep_nesting_through_the_whole_engine() {
         languages: vec![Language::Java],
         limits: Limits::default(),
         threads: 2,
+        ..Options::default()
     };
     let report = engine::analyze(dir.path(), &options).expect("the run completes");
     assert_eq!(report.files.len(), 4);
@@ -350,6 +351,7 @@ fn many_methods_in_one_file() {
         languages: vec![Language::Java],
         limits: Limits::default(),
         threads: 2,
+        ..Options::default()
     };
     let start = std::time::Instant::now();
     let report = engine::analyze(dir.path(), &options).unwrap();
@@ -375,6 +377,7 @@ fn reports_are_deterministic() {
             languages: vec![Language::Java],
             limits: Limits::default(),
             threads,
+            ..Options::default()
         };
         serde_json::to_string(&engine::analyze(dir.path(), &options).unwrap()).unwrap()
     };

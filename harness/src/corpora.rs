@@ -33,6 +33,11 @@ pub struct CorpusEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prepare: Option<crate::prepare::Prepare>,
     pub oracle: OracleChoice,
+    /// The build configuration the corpus is measured with: the engine is given it
+    /// as flags (`callgraph analyze --cfg … --go-tags … --define … --python-version …`)
+    /// and the oracle builds the same program. Empty: the default build.
+    #[serde(default, skip_serializing_if = "BuildConfiguration::is_default")]
+    pub build: BuildConfiguration,
     /// Other call-graph tools judged against the same truth, side by side with the
     /// engine: each is a row `<id>@<name>` (harness/src/python_rows.rs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -49,6 +54,56 @@ pub struct Source {
     #[serde(default)]
     pub archive: String,
     pub sha256: String,
+}
+
+/// A corpus's build configuration, as `callgraph analyze` takes it (docs/REPORT.md,
+/// "configuration"). Oracle adapters read the same fields where their build takes
+/// them (Rust features, C defines, Go tags), so engine and oracle read one program.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildConfiguration {
+    /// Rust cfg options beyond the target's: `feature="x"`, `name`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cfg: Vec<String>,
+    /// Rust: the crate's `default` features off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_default_features: bool,
+    /// Go build tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub go_tags: Vec<String>,
+    /// C/C++ command-line macros, `NAME` or `NAME=VALUE`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defines: Vec<String>,
+    /// Python: `MAJOR.MINOR` of the interpreter the guards are evaluated for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python_version: Option<String>,
+}
+
+impl BuildConfiguration {
+    pub fn is_default(&self) -> bool {
+        *self == BuildConfiguration::default()
+    }
+
+    /// The engine's flags for this configuration, in a fixed order.
+    pub fn engine_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        for cfg in &self.cfg {
+            args.extend(["--cfg".to_string(), cfg.clone()]);
+        }
+        if self.no_default_features {
+            args.push("--no-default-features".to_string());
+        }
+        if !self.go_tags.is_empty() {
+            args.extend(["--go-tags".to_string(), self.go_tags.join(",")]);
+        }
+        for define in &self.defines {
+            args.extend(["--define".to_string(), define.clone()]);
+        }
+        if let Some(v) = &self.python_version {
+            args.extend(["--python-version".to_string(), v.clone()]);
+        }
+        args
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use oracles::{Outcome, Tool};
 
+use crate::corpora::BuildConfiguration;
 use crate::report::Report;
 
 /// The environment variable naming the engine binary.
@@ -18,9 +19,14 @@ pub const DEFAULT_ENGINE_BOUND: Duration = Duration::from_secs(600);
 /// Something that turns a source tree into a report. The engine binary in
 /// production; canned reports in tests.
 pub trait Analyzer {
-    /// Analyses the tree at `root`. A missing, failing or hanging engine, or a report
-    /// that does not parse, is an outcome.
-    fn analyze(&self, root: &Path) -> Result<Report, Outcome>;
+    /// Analyses the tree at `root` under a build configuration. A missing, failing or
+    /// hanging engine, or a report that does not parse, is an outcome.
+    fn analyze_with(&self, root: &Path, build: &BuildConfiguration) -> Result<Report, Outcome>;
+
+    /// [`Analyzer::analyze_with`] for the default build (the proofs).
+    fn analyze(&self, root: &Path) -> Result<Report, Outcome> {
+        self.analyze_with(root, &BuildConfiguration::default())
+    }
 }
 
 /// The `callgraph` binary, run through the subprocess door.
@@ -68,7 +74,7 @@ fn default_engine_path() -> Result<PathBuf, Outcome> {
 }
 
 impl Analyzer for EngineBinary {
-    fn analyze(&self, root: &Path) -> Result<Report, Outcome> {
+    fn analyze_with(&self, root: &Path, build: &BuildConfiguration) -> Result<Report, Outcome> {
         let failed = |detail: String| Outcome::ToolFailed {
             tool: "callgraph".into(),
             detail,
@@ -85,6 +91,7 @@ impl Analyzer for EngineBinary {
             .arg(&root)
             .arg("--out")
             .arg(&out)
+            .args(build.engine_args())
             .timeout(self.bound)
             .run()?;
         // The report's path is a temporary one; the detail keeps only what is wrong.

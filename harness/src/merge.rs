@@ -49,7 +49,11 @@ mod tests {
     struct Canned;
 
     impl Analyzer for Canned {
-        fn analyze(&self, root: &Path) -> Result<Report, Outcome> {
+        fn analyze_with(
+            &self,
+            root: &Path,
+            _build: &crate::corpora::BuildConfiguration,
+        ) -> Result<Report, Outcome> {
             let case = root.file_name().unwrap().to_string_lossy();
             let language = root
                 .parent()

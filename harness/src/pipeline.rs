@@ -99,7 +99,7 @@ fn run_pipeline(
         &row.toolchain.version,
         || run_oracle(oracle.as_ref(), corpus, &root, setup),
     )?;
-    let report = analyzer.analyze(&root)?;
+    let report = analyzer.analyze_with(&root, &corpus.build)?;
     row.engine = NameVersion {
         name: "callgraph".into(),
         version: report.engine.version.clone(),

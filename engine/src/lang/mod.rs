@@ -10,6 +10,8 @@ pub mod rust;
 pub(crate) mod syntax;
 pub mod typescript;
 
+use std::collections::BTreeMap;
+
 use crate::facts::FileFacts;
 use crate::resolve::family::Family;
 
@@ -116,23 +118,14 @@ impl Language {
         }
     }
 
-    /// Turns one parsed tree into facts; the tree is dropped by the caller afterwards.
+    /// Turns one parsed tree into facts, for a tree of this one file under the
+    /// default configuration; the tree is dropped by the caller afterwards.
     pub fn extract(self, path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
-        match self {
-            Language::Python => python::frontend::extract(path, source, tree),
-            Language::Java => java::frontend::extract(path, source, tree),
-            Language::Go => go::frontend::extract(path, source, tree),
-            Language::Rust => rust::frontend::extract(path, source, tree),
-            Language::TypeScript | Language::Tsx | Language::JavaScript => {
-                typescript::frontend::extract(self, path, source, tree)
-            }
-            Language::C | Language::Cpp => {
-                c::frontend::extract(self, path, source, tree, &TreeWide::default())
-            }
-        }
+        self.extract_with(path, source, tree, &TreeWide::default())
     }
 
-    /// [`Language::extract`] with what the whole tree says (C and C++: its macros).
+    /// [`Language::extract`] with what the whole tree says: the build configuration,
+    /// the build files, and (C and C++) its macros.
     pub fn extract_with(
         self,
         path: &str,
@@ -141,10 +134,16 @@ impl Language {
         tree_wide: &TreeWide,
     ) -> FileFacts {
         match self {
+            Language::Python => python::frontend::extract(path, source, tree, tree_wide),
+            Language::Java => java::frontend::extract(path, source, tree),
+            Language::Go => go::frontend::extract(path, source, tree, tree_wide),
+            Language::Rust => rust::frontend::extract(path, source, tree, tree_wide),
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                typescript::frontend::extract(self, path, source, tree, tree_wide)
+            }
             Language::C | Language::Cpp => {
                 c::frontend::extract(self, path, source, tree, tree_wide)
             }
-            _ => self.extract(path, source, tree),
         }
     }
 
@@ -160,15 +159,29 @@ impl Language {
 }
 
 /// What a frontend needs to know about the whole tree before it parses one file:
-/// C and C++ macros are defined in one file and used in others.
+/// the build configuration, the tree's build files (`go.mod`, `Cargo.toml`,
+/// `tsconfig.json`, `package.json`, `pyproject.toml`, read by discovery like
+/// sources), and the C and C++ macros, defined in one file and used in others.
 #[derive(Default)]
 pub struct TreeWide {
+    pub config: crate::config::Configuration,
+    /// Build files by root-relative path.
+    pub build_files: BTreeMap<String, Vec<u8>>,
     pub c_macros: c::macros::Macros,
 }
 
 impl TreeWide {
-    pub fn collect(files: &[crate::discover::SourceFile]) -> TreeWide {
+    pub fn collect(
+        files: &[crate::discover::SourceFile],
+        build_files: &[crate::discover::BuildFile],
+        config: &crate::config::Configuration,
+    ) -> TreeWide {
         TreeWide {
+            config: config.clone(),
+            build_files: build_files
+                .iter()
+                .map(|b| (b.path.clone(), b.bytes.clone()))
+                .collect(),
             c_macros: c::macros::Macros::collect(
                 files
                     .iter()
@@ -176,6 +189,13 @@ impl TreeWide {
                     .map(|f| (f.bytes.as_slice(), c::is_header_path(&f.path))),
             ),
         }
+    }
+
+    /// The bytes of the build file at a root-relative path, when the tree has one.
+    pub fn build_file(&self, path: &str) -> Option<&str> {
+        self.build_files
+            .get(path)
+            .and_then(|b| std::str::from_utf8(b).ok())
     }
 }
 

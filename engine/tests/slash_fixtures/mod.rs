@@ -179,6 +179,7 @@ pub fn analyze_languages(files: &[(String, String)], languages: &[Language]) -> 
         languages: languages.to_vec(),
         limits: Limits::default(),
         threads: 2,
+        ..Options::default()
     };
     engine::analyze(dir.path(), &options).expect("analysis runs")
 }

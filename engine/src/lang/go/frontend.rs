@@ -8,8 +8,6 @@
 //! the call's (first) result; range variables over a typed slice or map hold its
 //! element type. Blocks open scopes so an inner `x :=` never leaks out.
 
-use std::path::Path;
-
 use crate::lang::syntax::{column_of, line_of, named_children, tail_of, ErrorCount};
 use tree_sitter::Node;
 
@@ -27,7 +25,13 @@ pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
 
-pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
+/// `_tree_wide` carries the build configuration and the tree's build files.
+pub fn extract(
+    path: &str,
+    source: &[u8],
+    tree: &tree_sitter::Tree,
+    _tree_wide: &crate::lang::TreeWide,
+) -> FileFacts {
     let mut x = Extractor::new(path, source);
     x.walk(tree.root_node(), 0);
     let mut facts = x.facts;
@@ -41,13 +45,13 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
 /// `module` line of the nearest `go.mod` at or above it, inside the root, plus the
 /// directory below it; the directory itself where no go.mod is found), `_test`
 /// appended for an external test package. `module` becomes `[key, dir]`.
-pub fn assign_package_paths(facts: &mut [FileFacts], root: &Path) {
+pub fn assign_package_paths(facts: &mut [FileFacts], tree_wide: &crate::lang::TreeWide) {
     let mut module_of_dir: std::collections::HashMap<String, Option<(String, String)>> =
         Default::default();
     for f in facts.iter_mut().filter(|f| f.language == Language::Go) {
         let dir = f.module.first().cloned().unwrap_or_default();
         let package = f.module.get(1).cloned().unwrap_or_default();
-        let import_path = match go_mod_above(root, &dir, &mut module_of_dir) {
+        let import_path = match go_mod_above(tree_wide, &dir, &mut module_of_dir) {
             Some((mod_dir, module)) => {
                 let below = dir
                     .strip_prefix(mod_dir.as_str())
@@ -72,27 +76,36 @@ pub fn assign_package_paths(facts: &mut [FileFacts], root: &Path) {
 
 /// The nearest go.mod at or above `dir` (root-relative): its directory and module path.
 fn go_mod_above(
-    root: &Path,
+    tree_wide: &crate::lang::TreeWide,
     dir: &str,
     cache: &mut std::collections::HashMap<String, Option<(String, String)>>,
 ) -> Option<(String, String)> {
     if let Some(hit) = cache.get(dir) {
         return hit.clone();
     }
-    let here = std::fs::read_to_string(root.join(dir).join("go.mod"))
-        .ok()
-        .and_then(|text| module_line(&text))
+    let here = tree_wide
+        .build_file(&join_dir(dir, "go.mod"))
+        .and_then(module_line)
         .map(|m| (dir.to_string(), m));
     let found = match here {
         Some(h) => Some(h),
         None if dir.is_empty() => None,
         None => {
             let parent = dir.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
-            go_mod_above(root, parent, cache)
+            go_mod_above(tree_wide, parent, cache)
         }
     };
     cache.insert(dir.to_string(), found.clone());
     found
+}
+
+/// A root-relative path below `dir` (`""` is the root).
+fn join_dir(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
 }
 
 fn module_line(go_mod: &str) -> Option<String> {

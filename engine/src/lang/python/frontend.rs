@@ -16,7 +16,13 @@ use crate::lang::Language;
 const MAX_DEPTH: u32 = 1_500;
 const MAX_WROTE: usize = 200;
 
-pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
+/// `_tree_wide` carries the build configuration and the tree's build files.
+pub fn extract(
+    path: &str,
+    source: &[u8],
+    tree: &tree_sitter::Tree,
+    _tree_wide: &crate::lang::TreeWide,
+) -> FileFacts {
     let mut x = Extractor {
         src: source,
         facts: FileFacts {

@@ -34,7 +34,13 @@ pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
 
-pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
+/// `_tree_wide` carries the build configuration and the tree's build files.
+pub fn extract(
+    path: &str,
+    source: &[u8],
+    tree: &tree_sitter::Tree,
+    _tree_wide: &crate::lang::TreeWide,
+) -> FileFacts {
     let mut x = Extractor::new(path, source);
     x.items(tree.root_node(), 0);
     let mut facts = x.facts;
@@ -100,7 +106,10 @@ fn renumber_calls(call: &mut Call, offset: CallIdx) {
 /// declared in file F (inside inline modules `within`) is `D/within/name.rs` or
 /// `D/within/name/mod.rs`, where D is F's directory for `lib.rs`, `main.rs`,
 /// `mod.rs` and a crate root, else F's directory joined with F's stem.
-pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts], root: &std::path::Path) {
+pub fn assign_module_paths(
+    facts: &mut [crate::facts::FileFacts],
+    tree_wide: &crate::lang::TreeWide,
+) {
     let by_path: HashMap<String, usize> = facts
         .iter()
         .enumerate()
@@ -193,7 +202,7 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts], root: &std::pa
             .rsplit_once('/')
             .map(|(d, _)| d)
             .unwrap_or("");
-        if let Some((name, lib)) = library_above(root, dir, &mut packages) {
+        if let Some((name, lib)) = library_above(tree_wide, dir, &mut packages) {
             if by_path.contains_key(&lib) {
                 facts[fi].module.extend([name, lib]);
             }
@@ -206,19 +215,19 @@ pub fn assign_module_paths(facts: &mut [crate::facts::FileFacts], root: &std::pa
 /// its crate name (`[lib] name`, else `[package] name` with `-` as `_`) and root
 /// file (`[lib] path`, else `src/lib.rs`), root-relative.
 fn library_above(
-    root: &std::path::Path,
+    tree_wide: &crate::lang::TreeWide,
     dir: &str,
     cache: &mut HashMap<String, Option<(String, String)>>,
 ) -> Option<(String, String)> {
     if let Some(hit) = cache.get(dir) {
         return hit.clone();
     }
-    let found = match std::fs::read_to_string(root.join(dir).join("Cargo.toml")) {
-        Ok(text) => manifest_library(&text).map(|(name, path)| (name, join(dir, &path))),
-        Err(_) if dir.is_empty() => None,
-        Err(_) => {
+    let found = match tree_wide.build_file(&join(dir, "Cargo.toml")) {
+        Some(text) => manifest_library(text).map(|(name, path)| (name, join(dir, &path))),
+        None if dir.is_empty() => None,
+        None => {
             let parent = dir.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
-            library_above(root, parent, cache)
+            library_above(tree_wide, parent, cache)
         }
     };
     cache.insert(dir.to_string(), found.clone());

@@ -75,11 +75,13 @@ pub const PROTOTYPE: &str = "prototype.";
 /// A type the model does not spell (union, intersection, mapped, conditional).
 pub const OPAQUE: &str = "(opaque)";
 
+/// `_tree_wide` carries the build configuration and the tree's build files.
 pub fn extract(
     language: Language,
     path: &str,
     source: &[u8],
     tree: &tree_sitter::Tree,
+    _tree_wide: &crate::lang::TreeWide,
 ) -> FileFacts {
     let mut x = Extractor::new(language, path, source);
     x.walk(tree.root_node(), 0);
