@@ -122,10 +122,12 @@ fn run_oracle(
         tool: oracle.name().into(),
         detail: format!("no temporary directory: {e}"),
     })?;
+    let build = serde_json::to_value(&corpus.build).expect("a build configuration serializes");
     let options = OracleOptions {
         corpus_id: &corpus.id,
         language: &corpus.language,
         options: &corpus.oracle.options,
+        build: &build,
         work_dir: work.path(),
         cache_dir: &setup.cache_dir,
         timeout: setup.bound,

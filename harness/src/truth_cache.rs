@@ -28,9 +28,13 @@ pub fn truth_path(
         "toolchain": toolchain,
         "options": corpus.oracle.options,
     });
-    // Only corpora with a preparation step carry it, so every other key is unchanged.
+    // Only corpora with a preparation step or a build configuration carry them, so
+    // every other key is unchanged.
     if let Some(step) = &corpus.prepare {
         key["prepare"] = serde_json::json!(step);
+    }
+    if !corpus.build.is_default() {
+        key["build"] = serde_json::json!(corpus.build);
     }
     let digest = crate::proofs::hex(&Sha256::digest(key.to_string().as_bytes()));
     cache_dir.join("truths").join(format!(
@@ -122,6 +126,7 @@ mod tests {
                         corpus_id: &c.id,
                         language: "java",
                         options: &options,
+                        build: oracles::DEFAULT_BUILD,
                         work_dir: dir,
                         cache_dir: dir,
                         timeout: std::time::Duration::from_secs(1),

@@ -25,7 +25,7 @@ pub mod tsc;
 pub use input::{
     describe_json_error, input_cap_from_env, read_capped, InputError, DEFAULT_INPUT_CAP,
 };
-pub use oracle::{oracle_named, oracle_names, Oracle, OracleOptions};
+pub use oracle::{oracle_named, oracle_names, Oracle, OracleOptions, DEFAULT_BUILD};
 pub use toolchain::{Finished, Invocation, Outcome, Tool};
 pub use truth::{
     ColumnUnit, Expect, OracleStamp, Position, Truth, TruthError, TruthPair, TruthSite,

@@ -18,6 +18,10 @@ pub struct OracleOptions<'a> {
     pub language: &'a str,
     /// The corpus entry's `oracle.options`, as written.
     pub options: &'a serde_json::Value,
+    /// The corpus entry's `build` configuration, as written (`{}` or null for the
+    /// default build): the engine reads the same program, so an adapter whose build
+    /// takes features, defines or tags reads them from here.
+    pub build: &'a serde_json::Value,
     /// A scratch directory the adapter may write to (IR files, site lists); removed
     /// after the run.
     pub work_dir: &'a Path,
@@ -26,6 +30,9 @@ pub struct OracleOptions<'a> {
     /// The bound on each toolchain run.
     pub timeout: Duration,
 }
+
+/// The default build, for an adapter run with no corpus entry (tests, proofs).
+pub const DEFAULT_BUILD: &serde_json::Value = &serde_json::Value::Null;
 
 /// An adapter from one toolchain to the truth format.
 pub trait Oracle {

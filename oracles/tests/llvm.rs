@@ -35,6 +35,7 @@ fn run(
         corpus_id: "fixture",
         language,
         options: &options,
+        build: oracles::DEFAULT_BUILD,
         work_dir: work.path(),
         cache_dir: cache.path(),
         timeout: Duration::from_secs(300),

@@ -22,6 +22,7 @@ fn run_tsc(root: &Path, options: &serde_json::Value) -> Result<Truth, Outcome> {
             corpus_id: "tiny",
             language: "typescript",
             options,
+            build: oracles::DEFAULT_BUILD,
             work_dir: work.path(),
             cache_dir: work.path(),
             timeout: Duration::from_secs(300),
