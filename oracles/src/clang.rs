@@ -12,6 +12,12 @@
 //!   compiled from the root with `flags` (include directories, defines, standard),
 //!   the way a plain Makefile does.
 //!
+//! The engine is not given these commands but the corpus's build configuration
+//! (corpora.json `build`: defines, standards, exceptions, RTTI, one unit's own
+//! macros, macros that vary): before compiling, every unit's `clang -dM -E` with its
+//! own flags must equal the one with the flags the configuration gives it, or the
+//! run is `tool_failed` naming the unit (DECISIONS D34).
+//!
 //! Every unit gets `-S -emit-llvm -g -O0 -fstandalone-debug` (full class types in
 //! every unit, so a virtual call's class is known) and, for C++,
 //! `-flto -fwhole-program-vtables`, which makes clang type-test the vtable pointer

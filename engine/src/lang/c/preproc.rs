@@ -19,7 +19,8 @@
 //!   header outside the tree (it may define anything), undefined before.
 //! - A condition that depends on an unknown keeps every branch it could select
 //!   (the parse then reads both, and a name both declare is ambiguous). A `#define`
-//!   in such a branch makes its name unknown.
+//!   in such a branch holds inside it; after the group a name is what every way
+//!   through the group agrees on, else unknown.
 //! - Only decided conditionals change the bytes: a group with one branch left loses
 //!   its directive lines too (the grammar then reads plain code); a group with
 //!   several keeps them and loses only its dead branches.
@@ -27,9 +28,8 @@
 pub mod expr;
 pub mod lex;
 
-use std::sync::Arc;
-
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -67,41 +67,45 @@ impl Blanks {
             .filter(|&i| !tree.files[i].header)
             .collect();
         let spent = AtomicU64::new(0);
-        let runs: Vec<Run> = roots
+        // Each unit's reading is merged as it ends (a unit's record of what it
+        // reached is as long as its headers; all of them together need not be kept).
+        let mut records = roots
             .par_iter()
-            .map(|&root| {
-                let mut state = State::for_unit(&tree, &build, &spent, root);
-                state.run_root(root)
-            })
-            .collect();
+            .fold(
+                || Records::new(&tree),
+                |mut records, &root| {
+                    let run = State::for_unit(&tree, &build, &spent, root).run_root(root);
+                    records.merge_where(&run, |_| true);
+                    records
+                },
+            )
+            .reduce(|| Records::new(&tree), Records::union);
         // Past the tree's budget a unit's reading may have been cut anywhere: the
         // tree is read whole, as if nothing were preprocessed.
         if spent.load(Ordering::Relaxed) > TREE_BUDGET {
             return Blanks::default();
         }
-        let mut records = Records::new(&tree);
-        for run in &runs {
-            records.merge_where(run, |_| true);
-        }
         // Headers no unit reached: each read on its own, recording only in files no
         // unit reached (a unit's reading of a file is the build's; this is not).
+        let reached_by_units = records.touched.clone();
         let unreached: Vec<usize> = (0..tree.files.len())
-            .filter(|&i| tree.files[i].header && !records.touched[i])
+            .filter(|&i| tree.files[i].header && !reached_by_units[i])
             .collect();
-        let alone: Vec<Run> = unreached
+        let alone = unreached
             .par_iter()
-            .map(|&h| {
-                let mut state = State::standalone(&tree, &build, &spent, h);
-                state.run_root(h)
-            })
-            .collect();
+            .fold(
+                || Records::new(&tree),
+                |mut records, &h| {
+                    let run = State::standalone(&tree, &build, &spent, h).run_root(h);
+                    records.merge_where(&run, |f| !reached_by_units[f]);
+                    records
+                },
+            )
+            .reduce(|| Records::new(&tree), Records::union);
         if spent.load(Ordering::Relaxed) > TREE_BUDGET {
             return Blanks::default();
         }
-        let reached_by_units = records.touched.clone();
-        for run in &alone {
-            records.merge_where(run, |f| !reached_by_units[f]);
-        }
+        records = records.union(alone);
         let mut by_path = FastMap::default();
         for (i, file) in tree.files.iter().enumerate() {
             let ranges = records.blanks_of(i, file);
@@ -473,12 +477,8 @@ impl Build {
             let entries = b.initial_entries(mode);
             b.initial.insert(mode, entries);
         }
-        let as_map = |m: Mode| -> FastMap<Arc<str>, String> {
-            b.initial[&m]
-                .iter()
-                .map(|(n, e)| (n.clone(), format!("{e:?}")))
-                .collect()
-        };
+        let as_map =
+            |m: Mode| -> FastMap<Arc<str>, Entry> { b.initial[&m].iter().cloned().collect() };
         let (cm, cppm) = (as_map(c), as_map(cpp));
         let mut dependent: Vec<Arc<str>> = cm
             .iter()
@@ -743,7 +743,8 @@ impl<'t> State<'t> {
             if self.steps > STEP_BUDGET {
                 return Err(Abort);
             }
-            if self.steps % 1024 == 0 && self.spent.fetch_add(1024, Ordering::Relaxed) > TREE_BUDGET
+            if self.steps.is_multiple_of(1024)
+                && self.spent.fetch_add(1024, Ordering::Relaxed) > TREE_BUDGET
             {
                 return Err(Abort);
             }
@@ -1034,6 +1035,22 @@ impl Records {
         }
     }
 
+    /// Both records: a branch reached by either, a file touched or cut by either.
+    fn union(mut self, other: Records) -> Records {
+        for (mine, theirs) in self.marks.iter_mut().zip(other.marks) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= t;
+            }
+        }
+        for (m, t) in self.touched.iter_mut().zip(other.touched) {
+            *m |= t;
+        }
+        for (m, t) in self.poisoned.iter_mut().zip(other.poisoned) {
+            *m |= t;
+        }
+        self
+    }
+
     fn merge_where(&mut self, run: &Run, keep: impl Fn(usize) -> bool) {
         for &f in &run.touched {
             if keep(f) {
@@ -1191,6 +1208,20 @@ mod tests {
         assert_eq!(
             out[0],
             "#include <x.h> | #ifdef OUTSIDE | #define MODE 1 | #else | #define MODE 2 | #endif | int one(void);"
+        );
+    }
+
+    #[test]
+    fn a_maybe_compiled_branch_is_read_as_if_it_ran() {
+        // Inside `#ifdef OUTSIDE`, M is 1; after it M is unknown. g.h, first read
+        // where OUTSIDE may be undefined, defines G_VALUE 3 either way. The
+        // `#ifdef OUTSIDE` group keeps one branch, so its directive lines go.
+        let g = "#ifndef G_H\n#define G_H\n#define G_VALUE 3\n#endif\n";
+        let src = "#include <x.h>\n#ifdef OUTSIDE\n#define M 1\n#include \"g.h\"\n#if M\nint inner(void);\n#endif\n#endif\n#include \"g.h\"\n#if G_VALUE == 3\nint three(void);\n#else\nint other(void);\n#endif\n#if M\nint after(void);\n#else\nint not_m(void);\n#endif\n";
+        let out = blanked(&[("g.h", g), ("m.c", src)], &default_c());
+        assert_eq!(
+            out[1],
+            "#include <x.h> | #define M 1 | #include \"g.h\" | int inner(void); | #include \"g.h\" | int three(void); | #if M | int after(void); | #else | int not_m(void); | #endif"
         );
     }
 
