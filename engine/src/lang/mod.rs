@@ -2,6 +2,7 @@
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
 pub mod c;
+pub mod core;
 pub mod cpp;
 pub mod go;
 pub mod java;
