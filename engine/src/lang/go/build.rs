@@ -23,8 +23,8 @@ use crate::lang::go::policy;
 use crate::lang::node_text;
 use crate::lang::syntax::{children, named_children};
 
-/// Why the build leaves a file out (the report says `build_excluded`; the tests and
-/// `explain` tell the reasons apart).
+/// Why the build leaves a file out (the report says `build_excluded` for each; the
+/// tests tell the reasons apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exclusion {
     /// A name starting with `_` or `.`: the go tool ignores the file.
@@ -78,7 +78,7 @@ pub fn exclusion(
 }
 
 /// `x_test.go`: part of the test build only.
-pub fn is_test_file(name: &str) -> bool {
+fn is_test_file(name: &str) -> bool {
     name.ends_with("_test.go")
 }
 
@@ -703,6 +703,61 @@ mod tests {
         assert!(plus.is_empty());
         let (_, plus) = header_of("// +builds windows\n\npackage a\n");
         assert!(plus.is_empty());
+    }
+
+    #[test]
+    fn each_rule_names_its_exclusion() {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_go::LANGUAGE.into())
+            .unwrap();
+        let default = Configuration::default();
+        let no_tests_no_cgo = Configuration {
+            tests: false,
+            go: GoConfig {
+                cgo: false,
+                ..default.go.clone()
+            },
+            ..default.clone()
+        };
+        let mut why = |path: &str, source: &str, config: &Configuration| {
+            let tree = parser.parse(source, None).unwrap();
+            exclusion(path, source.as_bytes(), &tree, config)
+        };
+        let plain = "package a\n";
+        let cgo = "package a\n\nimport \"C\"\n";
+        assert_eq!(why("p/a.go", plain, &default), None);
+        assert_eq!(why("p/a_test.go", plain, &default), None);
+        assert_eq!(why("p/a.go", cgo, &default), None);
+        assert_eq!(
+            why("p/_a.go", plain, &default),
+            Some(Exclusion::IgnoredName)
+        );
+        assert_eq!(
+            why("p/a_windows.go", plain, &default),
+            Some(Exclusion::FileNameSuffix)
+        );
+        assert_eq!(
+            why("p/a.go", "//go:build purego\n\npackage a\n", &default),
+            Some(Exclusion::Constraint)
+        );
+        assert_eq!(
+            why("p/a.go", "// +build ignore\n\npackage a\n", &default),
+            Some(Exclusion::Constraint)
+        );
+        assert_eq!(
+            why("p/a.go", "//go:build (linux\n\npackage a\n", &default),
+            Some(Exclusion::MalformedConstraint)
+        );
+        assert_eq!(
+            why("p/a.go", "package documentation\n", &default),
+            Some(Exclusion::Documentation)
+        );
+        assert_eq!(
+            why("p/a_test.go", plain, &no_tests_no_cgo),
+            Some(Exclusion::TestFile)
+        );
+        assert_eq!(why("p/a.go", cgo, &no_tests_no_cgo), Some(Exclusion::Cgo));
     }
 
     #[test]
