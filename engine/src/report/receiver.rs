@@ -384,9 +384,7 @@ impl Site<'_> {
                         .named(name)
                         .filter(|b| !matches!(b.value, BindingValue::Slot { .. }))
                 };
-                let before = writes()
-                    .filter(|b| b.line == 0 || b.line <= self.call.line)
-                    .last();
+                let before = writes().rfind(|b| b.line == 0 || b.line <= self.call.line);
                 let hoisted = || (class || scope.parent.is_none()).then(|| writes().next());
                 if let Some(b) = before.or_else(|| hoisted().flatten()) {
                     return Found::Binding(s, b);
