@@ -18,7 +18,11 @@ fn rendered(root: &Path, file: &str) -> String {
         } else {
             String::new()
         };
-        let _ = writeln!(text, "{} {} -> {} {}{depth}", call.line, call.wrote, r.callee, r.kind);
+        let _ = writeln!(
+            text,
+            "{} {} -> {} {}{depth}",
+            call.line, call.wrote, r.callee, r.kind
+        );
     }
     text
 }
@@ -194,7 +198,10 @@ func (s *S) N() {}
 
 #[test]
 fn go_receivers() {
-    let dir = tree(&[("go.mod", "module example.com/p\n\ngo 1.22\n"), ("p.go", GO)]);
+    let dir = tree(&[
+        ("go.mod", "module example.com/p\n\ngo 1.22\n"),
+        ("p.go", GO),
+    ]);
     assert_lines(
         &rendered(dir.path(), "p.go"),
         "6 s.N -> path self
