@@ -21,6 +21,7 @@ pub mod figures;
 pub mod gate;
 pub mod measure;
 pub mod merge;
+pub mod misses;
 pub mod model;
 pub mod name_pairs;
 pub mod outputs;

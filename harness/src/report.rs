@@ -80,6 +80,20 @@ pub struct Call {
     /// never a site answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub may_reach: Option<MayReach>,
+    /// The callee's structure and what its first written name is (docs/REPORT.md);
+    /// only `harness misses` reads it, to group sites by shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<ReceiverShape>,
+}
+
+/// A call's `receiver` object: `callee` (the callee's structure), `kind` (what the
+/// name it starts from is) and `depth` (member reads after that name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReceiverShape {
+    pub callee: String,
+    pub kind: String,
+    #[serde(default)]
+    pub depth: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
