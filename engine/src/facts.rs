@@ -604,8 +604,13 @@ pub enum ImportKind {
     /// (`crate`, `self`, `super` kept as segments); `glob` for `*`.
     RustUse { path: Vec<String>, glob: bool },
     /// Rust `mod name;` (a module in its own file), inside the inline modules
-    /// `within` of the file.
-    RustMod { name: String, within: Vec<String> },
+    /// `within` of the file; `inactive` when the build leaves the `mod` out (it
+    /// binds nothing, and a file only such a `mod` reaches is inactive).
+    RustMod {
+        name: String,
+        within: Vec<String>,
+        inactive: bool,
+    },
     /// C/C++ `#include "a/b.h"` (`system` for `<a/b.h>`); `resolved` is the
     /// tree-relative path of the file it names, when the tree has it (filled after
     /// extraction, when every path of the tree is known).

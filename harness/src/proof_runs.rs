@@ -218,29 +218,52 @@ fn build_and_run_java(
 }
 
 /// `rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs` in the copy (other
-/// modules come in through `mod x;` in main.rs), then the binary.
+/// modules come in through `mod x;` in main.rs), then the binary. A case with a
+/// `Cargo.toml` (its `[features]` are part of what it proves) is built by
+/// `cargo build --offline` instead, its binary `main` (`[[bin]] path = "main.rs"`).
 fn build_and_run_rust(
     rustc: &Tool,
     copy: &Path,
     scratch: &Path,
     bound: Duration,
 ) -> (Step, Result<oracles::Finished, Outcome>) {
-    let binary = scratch.join("main");
-    let built = rustc
-        .command(copy)
-        .args(["--edition", "2021", "-C", "opt-level=0", "-o"])
-        .arg(&binary)
-        .arg("main.rs")
-        .timeout(bound)
-        .run();
-    if let Err(outcome) = built {
-        return (Step::Failed(outcome.to_string()), Err(not_run()));
-    }
+    let built = if copy.join("Cargo.toml").is_file() {
+        cargo_build(copy, scratch, bound)
+    } else {
+        let binary = scratch.join("main");
+        rustc
+            .command(copy)
+            .args(["--edition", "2021", "-C", "opt-level=0", "-o"])
+            .arg(&binary)
+            .arg("main.rs")
+            .timeout(bound)
+            .run()
+            .map(|_| binary)
+    };
+    let binary = match built {
+        Ok(binary) => binary,
+        Err(outcome) => return (Step::Failed(outcome.to_string()), Err(not_run())),
+    };
     let ran = match Tool::at("main", &binary) {
         Ok(program) => program.command(copy).timeout(bound).run(),
         Err(outcome) => Err(outcome),
     };
     (Step::Done, ran)
+}
+
+/// `cargo build --offline` of a case's own manifest (no dependencies), its target
+/// directory in the scratch directory; the path of the binary `main`.
+fn cargo_build(copy: &Path, scratch: &Path, bound: Duration) -> Result<PathBuf, Outcome> {
+    let cargo = Tool::locate("cargo")?;
+    let target = scratch.join("target");
+    cargo
+        .command(copy)
+        .args(["build", "--offline", "--quiet"])
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TERM_COLOR", "never")
+        .timeout(bound)
+        .run()?;
+    Ok(target.join("debug").join("main"))
 }
 
 /// C: `cc -O0 -o <tmp>/main` every `*.c` of the copy; C++: `c++ -std=c++17 -O0`

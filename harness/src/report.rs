@@ -47,6 +47,10 @@ pub struct Entity {
     pub column: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_line: Option<u32>,
+    /// Written in code the build leaves out: listed, never a declaration a call
+    /// can reach (docs/REPORT.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inactive: bool,
 }
 
 /// A call site (or, in `references`, a function used as a value) and its answer.

@@ -236,6 +236,11 @@ impl<'a> EntityIndex<'a> {
         };
         for entity in &report.entities {
             index.by_id.insert(entity.id, entity);
+            // A declaration the build leaves out shares no qualified name with the
+            // ones it compiles (a `#[cfg]` twin is no overload).
+            if entity.inactive {
+                continue;
+            }
             index
                 .by_qualified_name
                 .entry(&entity.qualified_name)

@@ -80,6 +80,18 @@ fn overload_verdicts_count_declarations_in_the_report() {
 }
 
 #[test]
+fn a_declaration_the_build_leaves_out_is_no_overload() {
+    let mut twins = entities();
+    twins[2].inactive = true;
+    let c = call(10, Some(5), "h").to("qualified_path", "a.py::h", "a.py", 4);
+    let v = verdicts(
+        &report(twins, vec![c]),
+        &truth(vec![site(10, Some(5), "h", &[("a.py", 4)])]),
+    );
+    assert_eq!(v, vec![Verdict::Right]);
+}
+
+#[test]
 fn outside_truth_verdicts() {
     let at = || call(10, Some(5), "len");
     let wants = || outside_site(10, Some(5), "len");

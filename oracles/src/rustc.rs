@@ -11,6 +11,10 @@
 //! -C codegen-units=1 -C link-dead-code`
 //!
 //! (one `.ll` per target; `link-dead-code` keeps private functions nothing calls).
+//! The corpus's build configuration (`OracleOptions::build`) becomes cargo's own
+//! feature flags — `cfg` entries `feature="x"` → `--features x`,
+//! `no_default_features` → `--no-default-features` — so the oracle compiles the
+//! program the engine reads; the default build adds no flag.
 //! All modules are read together, so a test crate's call of a non-generic library
 //! function resolves to the library's definition. std and dependency callees lie
 //! outside the tree; drops, panic/overflow checks and calls inside macro expansions
@@ -136,6 +140,7 @@ impl Oracle for Rustc {
 
     fn run(&self, corpus_dir: &Path, options: &OracleOptions<'_>) -> Result<Truth, Outcome> {
         let rust_options = RustcOptions::from_json(options.options).map_err(failed)?;
+        let feature_flags = cargo_feature_flags(options.build).map_err(failed)?;
         let cargo = Tool::locate("cargo")?;
         let version = self.toolchain_version()?;
         let root = corpus_dir
@@ -187,6 +192,7 @@ impl Oracle for Rustc {
                 .command(&copy)
                 .args(["rustc", pinning, "--quiet"])
                 .args(target)
+                .args(&feature_flags)
                 .arg("--")
                 .args(IR_FLAGS)
                 .env("CARGO_TARGET_DIR", &target_dir)
@@ -232,6 +238,54 @@ impl Oracle for Rustc {
         let oracle = OracleStamp::at_name("rustc", version_word(&version), ADAPTER_VERSION);
         ir_truth(options.corpus_id, oracle, sites).map_err(failed)
     }
+}
+
+/// Cargo's flags for the corpus's build configuration (`{"cfg": ["feature=\"x\""],
+/// "no_default_features": true}`): `--no-default-features`, then `--features x,y`.
+/// A `cfg` option that is no feature is refused: cargo has no flag that gives it to
+/// the library and to a test target alike, and a build that differs from the
+/// engine's reading would score another program.
+pub fn cargo_feature_flags(build: &serde_json::Value) -> Result<Vec<String>, String> {
+    let mut flags = Vec::new();
+    if build.is_null() {
+        return Ok(flags);
+    }
+    if build
+        .get("no_default_features")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+    {
+        flags.push("--no-default-features".to_string());
+    }
+    let mut features = Vec::new();
+    let options = build.get("cfg").and_then(|v| v.as_array());
+    for option in options.into_iter().flatten() {
+        let text = option.as_str().unwrap_or_default();
+        let feature = text
+            .split_once('=')
+            .filter(|(key, _)| key.trim() == "feature")
+            .and_then(|(_, value)| value.trim().strip_prefix('"'))
+            .and_then(|value| value.strip_suffix('"'))
+            .filter(|name| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_/".contains(c))
+            });
+        match feature {
+            Some(name) => features.push(name.to_string()),
+            None => {
+                return Err(format!(
+                    "build cfg `{text}`: the rustc oracle builds only `feature=\"x\"` options"
+                ))
+            }
+        }
+    }
+    if !features.is_empty() {
+        flags.push("--features".to_string());
+        flags.push(features.join(","));
+    }
+    Ok(flags)
 }
 
 /// `rustc 1.95.0 (59807616e 2026-04-14)` → `1.95.0`.
@@ -323,6 +377,26 @@ fn failed(detail: String) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_build_configuration_becomes_cargo_feature_flags() {
+        assert!(cargo_feature_flags(&serde_json::Value::Null)
+            .unwrap()
+            .is_empty());
+        assert!(cargo_feature_flags(&serde_json::json!({}))
+            .unwrap()
+            .is_empty());
+        let build = serde_json::json!({
+            "cfg": ["feature=\"string\"", "feature = \"wrap_help\""],
+            "no_default_features": true
+        });
+        assert_eq!(
+            cargo_feature_flags(&build).unwrap(),
+            ["--no-default-features", "--features", "string,wrap_help"]
+        );
+        assert!(cargo_feature_flags(&serde_json::json!({"cfg": ["my_flag"]})).is_err());
+        assert!(cargo_feature_flags(&serde_json::json!({"cfg": ["feature=\"a b\""]})).is_err());
+    }
 
     #[test]
     fn options_are_checked() {
