@@ -162,3 +162,28 @@ impl CorporaFile {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_configuration_becomes_the_engines_flags() {
+        let build: BuildConfiguration = serde_json::from_value(serde_json::json!({
+            "go_tags": ["purego"],
+            "compiler_options": {"module": "commonjs"}
+        }))
+        .expect("a build configuration");
+        assert_eq!(
+            build.engine_args(),
+            [
+                "--go-tags",
+                "purego",
+                "--ts-compiler-options",
+                r#"{"module":"commonjs"}"#
+            ]
+        );
+        assert!(BuildConfiguration::default().engine_args().is_empty());
+        assert!(BuildConfiguration::default().is_default());
+    }
+}

@@ -134,7 +134,8 @@ fn programs(
     paths: &[String],
 ) -> Vec<Program> {
     let mut out = Vec::new();
-    let mut holders: Vec<(String, bool)> = Vec::new();
+    // Per project directory: whether a project there compiles JavaScript too.
+    let mut holders: HashMap<String, bool> = HashMap::new();
     for config_path in project_configs(tree_wide, tree) {
         let Some(config) = load(tree_wide, tree, &config_path, 0) else {
             continue;
@@ -152,7 +153,7 @@ fn programs(
         let allow_js_for_include = options.allow_js();
         let roots = root_files(&config, &dir, &options, allow_js_for_include, paths);
         let options = options.over(overrides);
-        holders.push((dir.clone(), allow_js_for_include));
+        *holders.entry(dir.clone()).or_insert(false) |= allow_js_for_include;
         out.push(Program {
             settings: options.settings(&dir),
             roots,
@@ -160,7 +161,7 @@ fn programs(
     }
     let unheld: Vec<String> = paths
         .iter()
-        .filter(|p| !holders.iter().any(|(dir, js)| holds(dir, *js, p)))
+        .filter(|p| !is_held(&holders, p))
         .cloned()
         .collect();
     out.push(Program {
@@ -170,11 +171,23 @@ fn programs(
     out
 }
 
-/// Whether a project in `dir` could compile `path`: under its directory, and
-/// TypeScript or (with `allowJs`) JavaScript.
-fn holds(dir: &str, allow_js: bool, path: &str) -> bool {
-    let under = dir.is_empty() || path.starts_with(&format!("{dir}/"));
-    under && (allow_js || !modules::is_js(path))
+/// Whether a project could compile `path`: one in a directory above it, for
+/// JavaScript one with `allowJs` (a walk up the file's directories, not over the
+/// projects).
+fn is_held(holders: &HashMap<String, bool>, path: &str) -> bool {
+    let js = modules::is_js(path);
+    let mut dir = modules::parent(path);
+    loop {
+        if let Some(&allow_js) = holders.get(dir) {
+            if allow_js || !js {
+                return true;
+            }
+        }
+        if dir.is_empty() {
+            return false;
+        }
+        dir = modules::parent(dir);
+    }
 }
 
 /// Each program's files from its roots through the imports they resolve; a file's
@@ -631,12 +644,14 @@ fn root_files(
         .into_iter()
         .filter(|f| paths.binary_search(f).is_ok() && supported(f))
         .collect();
-    let matched: Vec<&String> = paths
-        .iter()
-        .filter(|p| supported(p))
-        .filter(|p| include.iter().any(|g| g.matches(p)))
-        .filter(|p| !exclude.iter().any(|g| g.matches(p)))
-        .collect();
+    let mut matched: BTreeSet<&String> = BTreeSet::new();
+    for g in &include {
+        for p in g.candidates(paths) {
+            if supported(p) && g.matches(p) && !exclude.iter().any(|x| x.matches(p)) {
+                matched.insert(p);
+            }
+        }
+    }
     let present: HashSet<&str> = literal
         .iter()
         .map(String::as_str)
@@ -707,15 +722,7 @@ struct Glob {
 
 impl Glob {
     fn new(pattern: &str, usage: Usage) -> Glob {
-        let mut segments: Vec<Segment> = pattern
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(|s| match s {
-                "**" => Segment::Any,
-                s if s.contains(['*', '?']) => Segment::Wild(s.to_string()),
-                s => Segment::Literal(s.to_string()),
-            })
-            .collect();
+        let mut segments = segments_of(pattern);
         if usage == Usage::Include {
             // `src` in `include` is `src/**/*`: a last segment with no wildcard and no
             // extension names a directory (tsc's implicit glob); a trailing `**`
@@ -732,19 +739,30 @@ impl Glob {
 
     /// A `workspaces` glob: directories, matched whole (`packages/*`, `apps/**`).
     fn directories(pattern: &str) -> Glob {
-        let segments = pattern
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(|s| match s {
-                "**" => Segment::Any,
-                s if s.contains(['*', '?']) => Segment::Wild(s.to_string()),
-                s => Segment::Literal(s.to_string()),
-            })
-            .collect();
+        let segments = segments_of(pattern);
         Glob {
             segments,
             usage: Usage::Include,
         }
+    }
+
+    /// The sorted paths this pattern may match: those under its leading literal
+    /// directories (a binary search, so a project costs what its pattern names).
+    fn candidates<'p>(&self, paths: &'p [String]) -> &'p [String] {
+        let dirs: Vec<&str> = self.segments[..self.segments.len().saturating_sub(1)]
+            .iter()
+            .map_while(|s| match s {
+                Segment::Literal(l) => Some(l.as_str()),
+                _ => None,
+            })
+            .collect();
+        if dirs.is_empty() {
+            return paths;
+        }
+        let prefix = format!("{}/", dirs.join("/"));
+        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+        let len = paths[start..].partition_point(|p| p.starts_with(&prefix));
+        &paths[start..start + len]
     }
 
     /// Whether a root-relative path matches: every segment, or (exclude) a leading
@@ -803,6 +821,18 @@ impl Glob {
             Segment::Any => true,
         }
     }
+}
+
+fn segments_of(pattern: &str) -> Vec<Segment> {
+    pattern
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| match s {
+            "**" => Segment::Any,
+            s if s.contains(['*', '?']) => Segment::Wild(s.to_string()),
+            s => Segment::Literal(s.to_string()),
+        })
+        .collect()
 }
 
 /// `*` (any run) and `?` (one character) within one path segment.
@@ -867,6 +897,46 @@ mod tests {
         assert!(g.matches("a.js") && !g.matches("a.min.js") && !g.matches("dir/a.js"));
         let g = Glob::new("a?.ts", Usage::Include);
         assert!(g.matches("ab.ts") && !g.matches("abc.ts"));
+    }
+
+    #[test]
+    fn a_pattern_only_reads_the_paths_under_its_literal_directories() {
+        let paths: Vec<String> = ["a/x.ts", "src/a.ts", "src/deep/b.ts", "srcx/c.ts", "z.ts"]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(
+            Glob::new("src", Usage::Include).candidates(&paths),
+            &paths[1..3]
+        );
+        assert_eq!(
+            Glob::new("**/*.ts", Usage::Include)
+                .candidates(&paths)
+                .len(),
+            5
+        );
+        assert_eq!(
+            Glob::new("z.ts", Usage::Include).candidates(&paths).len(),
+            5
+        );
+        assert!(Glob::new("../out", Usage::Include)
+            .candidates(&paths)
+            .is_empty());
+    }
+
+    #[test]
+    fn a_file_is_held_by_a_project_above_it() {
+        let holders: HashMap<String, bool> =
+            [("app".to_string(), false), ("web".to_string(), true)]
+                .into_iter()
+                .collect();
+        assert!(is_held(&holders, "app/src/a.ts"));
+        assert!(
+            !is_held(&holders, "app/src/a.js"),
+            "no allowJs: JavaScript is not held"
+        );
+        assert!(is_held(&holders, "web/a.js"));
+        assert!(!is_held(&holders, "apps/a.ts") && !is_held(&holders, "a.ts"));
     }
 
     #[test]
