@@ -5,8 +5,8 @@
 //! unless the import is an ES module under `node16`), as a directory (its
 //! `package.json` `types`/`typings`/`main`, then `index`), `package.json`
 //! `imports` (`#x`), a self-reference by the package's own name through its
-//! `exports`, and the tree's own packages (a bare `name[/sub]` naming a
-//! `package.json` of the tree, as a workspace installs it under `node_modules`)
+//! `exports`, and the tree's workspace members (a bare `name[/sub]` naming a
+//! package a `workspaces` glob lists, as npm and yarn link it under `node_modules`)
 //! through `exports` (conditions in written order, `*` patterns) or `types`/`main`.
 //!
 //! The functions below follow tsc's own (`nodeModuleNameResolverWorker`,
@@ -30,18 +30,6 @@ pub enum Strategy {
     Node16,
     NodeNext,
     Bundler,
-}
-
-impl Strategy {
-    pub fn token(self) -> &'static str {
-        match self {
-            Strategy::Classic => "classic",
-            Strategy::Node10 => "node10",
-            Strategy::Node16 => "node16",
-            Strategy::NodeNext => "nodenext",
-            Strategy::Bundler => "bundler",
-        }
-    }
 }
 
 /// What resolution reads of a program's compiler options, computed the way tsc
@@ -235,8 +223,10 @@ impl<'t> Resolver<'t> {
         if is_relative(specifier) || specifier.starts_with('#') {
             return true;
         }
+        // A member's name, even one two members claim (which one is linked is not
+        // known): an abstention, not a package from outside.
         let (name, _) = package_name(specifier);
-        self.tree.named.get(name).is_some_and(Option::is_some)
+        self.tree.named.contains_key(name)
     }
 
     fn resolve_path(&self, from: &str, specifier: &str, syntax: Syntax) -> Option<String> {
@@ -765,13 +755,11 @@ impl<'t> Resolver<'t> {
                     return self
                         .export_target(exts, scope, target, sub, true, is_imports, state, depth);
                 }
-                if suffix.is_empty() && name.starts_with(prefix) {
-                    let sub = &name[prefix.len()..];
+                if let Some(sub) = name.strip_prefix(prefix).filter(|_| suffix.is_empty()) {
                     return self
                         .export_target(exts, scope, target, sub, true, is_imports, state, depth);
                 }
-            } else if name.starts_with(key) {
-                let sub = &name[key.len()..];
+            } else if let Some(sub) = name.strip_prefix(key) {
                 return self
                     .export_target(exts, scope, target, sub, false, is_imports, state, depth);
             }
@@ -1285,7 +1273,7 @@ mod tests {
                 "dup",
                 Syntax::Import
             ),
-            Target::Outside
+            Target::Missing
         );
     }
 

@@ -290,6 +290,10 @@ enum ModuleKind {
     Other,
 }
 
+/// `paths` as a config writes them: the patterns with their substitutions, and the
+/// directory of the config that wrote them.
+type WrittenPaths = (Vec<(String, Vec<String>)>, String);
+
 /// The compiler options module resolution and file selection read; `None` where
 /// the config writes nothing.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -301,8 +305,7 @@ struct CompilerOptions {
     allow_js: Option<bool>,
     check_js: Option<bool>,
     base_url: Option<Written>,
-    /// The patterns, and the directory of the config that wrote them.
-    paths: Option<(Vec<(String, Vec<String>)>, String)>,
+    paths: Option<WrittenPaths>,
     root_dirs: Option<Vec<Written>>,
     exports: Option<bool>,
     imports: Option<bool>,
