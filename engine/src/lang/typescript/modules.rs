@@ -50,6 +50,9 @@ pub struct Settings {
     /// Root-relative `rootDirs`.
     pub root_dirs: Vec<String>,
     pub custom_conditions: Vec<String>,
+    /// `moduleSuffixes` (`[".ios", ""]`): each file name is tried with each suffix
+    /// before its extension.
+    pub module_suffixes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -73,6 +76,9 @@ pub struct Package {
     pub imports: Option<Json>,
     /// `workspaces` (npm, yarn): the globs of its member packages' directories.
     pub workspaces: Vec<String>,
+    /// The package writes `typesVersions` (version-dependent redirects the engine
+    /// does not evaluate): a resolution that reads the package abstains.
+    pub types_versions: bool,
 }
 
 impl Package {
@@ -95,6 +101,7 @@ impl Package {
                 .get("workspaces")
                 .map(|w| w.get("packages").unwrap_or(w).strings())
                 .unwrap_or_default(),
+            types_versions: json.get("typesVersions").is_some(),
         })
     }
 }
@@ -203,12 +210,27 @@ const MAX_NESTING: u32 = 8;
 pub struct Resolver<'t> {
     pub tree: &'t Tree,
     pub settings: &'t Settings,
+    /// Set when the request met what the engine does not evaluate (`typesVersions`,
+    /// a `types@<range>` condition): tsc may go elsewhere, so the request abstains.
+    refused: std::cell::Cell<bool>,
 }
 
 impl<'t> Resolver<'t> {
+    pub fn new(tree: &'t Tree, settings: &'t Settings) -> Resolver<'t> {
+        Resolver {
+            tree,
+            settings,
+            refused: std::cell::Cell::new(false),
+        }
+    }
+
     /// Where `specifier`, written in `from` (a root-relative path) with `syntax`, goes.
     pub fn resolve(&self, from: &str, specifier: &str, syntax: Syntax) -> Target {
+        self.refused.set(false);
         let hit = self.resolve_path(from, specifier, syntax);
+        if self.refused.get() {
+            return Target::Missing;
+        }
         match hit {
             Some(path) if path.split('/').any(|p| p == "node_modules") => Target::Outside,
             Some(path) if is_js(&path) && !self.settings.allow_js => Target::Missing,
@@ -344,8 +366,10 @@ impl<'t> Resolver<'t> {
                 None => subst.clone(),
             };
             let candidate = join(&paths.base, &path);
-            if known_extension(subst).is_some() && self.tree.is_file(&candidate) {
-                return Some(candidate);
+            if known_extension(subst).is_some() {
+                if let Some(hit) = self.try_file(&candidate) {
+                    return Some(hit);
+                }
             }
             loader(&candidate)
         });
@@ -426,6 +450,21 @@ impl<'t> Resolver<'t> {
         self.tree_package(exts, specifier, state)
     }
 
+    /// `tryFile`: the file itself, or with each of `moduleSuffixes` before its
+    /// extension (`a.ts` → `a.ios.ts`, `a.ts`).
+    fn try_file(&self, path: &str) -> Option<String> {
+        let suffixes = &self.settings.module_suffixes;
+        if suffixes.is_empty() {
+            return self.tree.is_file(path).then(|| path.to_string());
+        }
+        let ext = known_extension(path).unwrap_or("");
+        let stem = &path[..path.len() - ext.len()];
+        suffixes
+            .iter()
+            .map(|suffix| format!("{stem}{suffix}{ext}"))
+            .find(|p| self.tree.is_file(p))
+    }
+
     /// `nodeLoadModuleByRelativeName`: the candidate as a file, then (not an ES
     /// module under node16) as a directory.
     fn relative_name(
@@ -479,10 +518,7 @@ impl<'t> Resolver<'t> {
     /// `tryAddingExtensions`: the files a stem and the extension written (or none)
     /// may name, in tsc's order.
     fn adding_extensions(&self, stem: &str, exts: Exts, written: &str) -> Option<String> {
-        let try_ext = |e: &str| {
-            let p = format!("{stem}{e}");
-            self.tree.is_file(&p).then_some(p)
-        };
+        let try_ext = |e: &str| self.try_file(&format!("{stem}{e}"));
         let ts = exts.has(Exts::TS);
         let dts = exts.has(Exts::DTS);
         let js = exts.has(Exts::JS);
@@ -531,6 +567,10 @@ impl<'t> Resolver<'t> {
         package: Option<&Package>,
         state: &State,
     ) -> Option<String> {
+        if package.is_some_and(|p| p.types_versions) {
+            self.refused.set(true);
+            return None;
+        }
         let field = package.and_then(|p| {
             let types = p.types.as_ref().filter(|_| exts.has(Exts::DTS));
             types.or(p.main.as_ref())
@@ -584,7 +624,7 @@ impl<'t> Resolver<'t> {
             && !has_any_suffix(target, &[".d.ts", ".d.mts", ".d.cts"]);
         let declaration = has_any_suffix(target, &[".d.ts", ".d.mts", ".d.cts"]);
         if (exts.has(Exts::TS) && ts_impl) || (exts.has(Exts::DTS) && declaration) {
-            return Some(self.tree.is_file(target).then(|| target.to_string()));
+            return Some(self.try_file(target));
         }
         None
     }
@@ -652,6 +692,10 @@ impl<'t> Resolver<'t> {
         let (name, rest) = package_name(specifier);
         let package_dir = self.tree.named.get(name)?.as_deref()?;
         let package = self.tree.packages.get(package_dir)?;
+        if package.types_versions {
+            self.refused.set(true);
+            return None;
+        }
         let candidate = if rest.is_empty() {
             package_dir.to_string()
         } else {
@@ -790,6 +834,11 @@ impl<'t> Resolver<'t> {
                 self.export_path(exts, scope, t, subpath, pattern, is_imports, state, depth)
             }
             Json::Object(_) => target.members().into_iter().find_map(|(condition, sub)| {
+                if condition.starts_with("types@") && state.conditions.contains(&"types") {
+                    // tsc takes it when its own version is in the range; not evaluated.
+                    self.refused.set(true);
+                    return None;
+                }
                 let applies = condition == "default" || state.conditions.contains(&condition);
                 if !applies {
                     return None;
@@ -1003,15 +1052,12 @@ mod tests {
             paths: None,
             root_dirs: Vec::new(),
             custom_conditions: Vec::new(),
+            module_suffixes: Vec::new(),
         }
     }
 
     fn go(t: &Tree, s: &Settings, from: &str, spec: &str, syntax: Syntax) -> Target {
-        Resolver {
-            tree: t,
-            settings: s,
-        }
-        .resolve(from, spec, syntax)
+        Resolver::new(t, s).resolve(from, spec, syntax)
     }
 
     fn file(p: &str) -> Target {
@@ -1275,6 +1321,51 @@ mod tests {
             ),
             Target::Missing
         );
+    }
+
+    #[test]
+    fn module_suffixes_are_tried_before_each_extension() {
+        let t = tree(&["src/a.ios.ts", "src/a.ts", "src/b.ts"], &[]);
+        let s = Settings {
+            module_suffixes: vec![".ios".into(), String::new()],
+            ..settings(Strategy::Bundler)
+        };
+        assert_eq!(
+            go(&t, &s, "src/m.ts", "./a", Syntax::Import),
+            file("src/a.ios.ts")
+        );
+        assert_eq!(
+            go(&t, &s, "src/m.ts", "./b", Syntax::Import),
+            file("src/b.ts")
+        );
+    }
+
+    #[test]
+    fn what_is_not_evaluated_abstains() {
+        // FIXME(D37): `typesVersions` and `types@<range>` conditions are not evaluated;
+        // tsc may follow them elsewhere, so the request abstains.
+        let t = tree(
+            &[
+                "pkg/index.d.ts",
+                "pkg/ts4/index.d.ts",
+                "ver/a.d.ts",
+                "ver/b.d.ts",
+            ],
+            &[
+                (
+                    "pkg",
+                    r#"{"name": "pkg", "types": "index.d.ts", "typesVersions": {"*": {"*": ["ts4/*"]}}}"#,
+                ),
+                (
+                    "ver",
+                    r#"{"name": "ver", "exports": {"types@>=5": "./b.d.ts", "types": "./a.d.ts"}}"#,
+                ),
+            ],
+        );
+        let s = settings(Strategy::Bundler);
+        assert_eq!(go(&t, &s, "m.ts", "pkg", Syntax::Import), Target::Missing);
+        assert_eq!(go(&t, &s, "m.ts", "ver", Syntax::Import), Target::Missing);
+        assert_eq!(go(&t, &s, "m.ts", "./pkg", Syntax::Import), Target::Missing);
     }
 
     #[test]

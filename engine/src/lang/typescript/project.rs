@@ -200,10 +200,7 @@ fn read_programs(
 ) -> Vec<Option<Vec<crate::facts::ModuleTarget>>> {
     let mut assigned: Vec<Option<Vec<crate::facts::ModuleTarget>>> = vec![None; facts.len()];
     for program in programs {
-        let resolver = Resolver {
-            tree,
-            settings: &program.settings,
-        };
+        let resolver = Resolver::new(tree, &program.settings);
         let mut seen: HashSet<&str> = program.roots.iter().map(String::as_str).collect();
         let mut queue: VecDeque<&str> = program.roots.iter().map(String::as_str).collect();
         while let Some(path) = queue.pop_front() {
@@ -310,6 +307,7 @@ struct CompilerOptions {
     exports: Option<bool>,
     imports: Option<bool>,
     custom_conditions: Option<Vec<String>>,
+    module_suffixes: Option<Vec<String>>,
     out_dir: Option<Written>,
     declaration_dir: Option<Written>,
 }
@@ -368,6 +366,7 @@ impl CompilerOptions {
             exports: o.get("resolvePackageJsonExports").and_then(Json::as_bool),
             imports: o.get("resolvePackageJsonImports").and_then(Json::as_bool),
             custom_conditions: o.get("customConditions").map(Json::strings),
+            module_suffixes: o.get("moduleSuffixes").map(Json::strings),
             out_dir: written("outDir"),
             declaration_dir: written("declarationDir"),
         }
@@ -391,6 +390,10 @@ impl CompilerOptions {
                 .custom_conditions
                 .clone()
                 .or_else(|| self.custom_conditions.clone()),
+            module_suffixes: top
+                .module_suffixes
+                .clone()
+                .or_else(|| self.module_suffixes.clone()),
             out_dir: top.out_dir.clone().or_else(|| self.out_dir.clone()),
             declaration_dir: top
                 .declaration_dir
@@ -474,6 +477,7 @@ impl CompilerOptions {
                 .map(|w| w.resolve(project_dir))
                 .collect(),
             custom_conditions: self.custom_conditions.clone().unwrap_or_default(),
+            module_suffixes: self.module_suffixes.clone().unwrap_or_default(),
         }
     }
 }
