@@ -54,7 +54,7 @@ pub const ADAPTER_VERSION: &str = "2";
 
 /// The sha256 of [`HELPER_SOURCE`] this adapter version was written for.
 #[cfg(test)]
-const HELPER_SHA256: &str = "c0809bd6d04c9254233fe14a2d82a79eaa5c1d3cfe7bb30ab3126e6991386aaa";
+const HELPER_SHA256: &str = "f28827e3bc7eca93c43bbbbd792c2971001a866e08050e94c79711e8cb1931aa";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../tsc/calls.js");

@@ -81,7 +81,6 @@ if (!args.root || !args.files || !args.out) {
 const root = fs.realpathSync(path.resolve(args.root));
 const readList = (file) => fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
 const relFiles = readList(args.files);
-const files = relFiles.map((f) => path.join(root, f));
 const relConfigs = args.configs ? readList(args.configs) : [];
 
 // Defaults: JavaScript read and checked, nothing emitted, the pinned @types/node as
