@@ -52,6 +52,45 @@ pub struct FileFacts {
     /// file-name suffixes): it is reported in `skipped` as `build_excluded` and none
     /// of its declarations competes with the ones built.
     pub build_excluded: bool,
+    /// TypeScript/JavaScript: every module specifier the file writes (import and
+    /// export declarations, `require`, `import()`), with how it loads it and, filled
+    /// after extraction by the file's project (lang/typescript/project.rs), where it
+    /// goes; sorted by specifier then. Empty elsewhere.
+    pub module_requests: Vec<ModuleRequest>,
+}
+
+/// A module a TypeScript/JavaScript file loads by specifier.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ModuleRequest {
+    pub specifier: String,
+    pub syntax: ModuleSyntax,
+    /// `None` until the tree's projects are read.
+    pub target: Option<ModuleTarget>,
+}
+
+/// How a module is loaded where it is written: tsc picks `exports` conditions (and,
+/// under `node16`, whether extensions may be left out) by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ModuleSyntax {
+    /// `import … from`, `export … from`, `import type`.
+    Import,
+    /// `require("m")`, `import x = require("m")`.
+    Require,
+    /// `import("m")`.
+    DynamicImport,
+}
+
+/// Where a module specifier goes.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ModuleTarget {
+    /// A file of the tree that the program reads (root-relative path).
+    File(String),
+    /// The tree claims it (a relative path, a package of the tree, a `#` import) and
+    /// no file of the program answers: a JavaScript file outside `allowJs`, a path
+    /// with no file.
+    Missing,
+    /// Nothing in the tree: a package from outside (`react`, `node:fs`).
+    Outside,
 }
 
 /// What a file is to its program.
@@ -413,6 +452,7 @@ impl FileFacts {
             patches: Vec::new(),
             role: FileRole::Source,
             build_excluded: false,
+            module_requests: Vec::new(),
         }
     }
 

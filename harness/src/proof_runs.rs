@@ -330,6 +330,9 @@ fn pinned_tsc(case_dir: &Path) -> Result<Tool, Outcome> {
 /// A `main.js` case runs as it is (`node main.js`); a `main.ts` case is compiled
 /// first with the pinned tsc (`--outDir <tmp>/out --module commonjs --target
 /// es2020`, Node's types from the same install), then `node <tmp>/out/main.js`.
+/// A case that writes a `tsconfig.json` is built as that project (`tsc -p`, its own
+/// options and files; output in the copy's `out/`, so that its `package.json`
+/// `exports` and self-references resolve for node too), then `node out/main.js`.
 /// A missing tsc skips the case (`tool_missing`), never fails it.
 fn build_and_run_typescript(
     node: &Tool,
@@ -363,6 +366,9 @@ fn build_and_run_typescript(
         .and_then(Path::parent)
         .map(|modules| modules.join("@types"))
         .unwrap_or_default();
+    if copy.join("tsconfig.json").is_file() {
+        return build_and_run_typescript_project(node, &tsc, copy, &types, bound);
+    }
     let built = tsc
         .command(copy)
         .arg("--outDir")
@@ -382,6 +388,34 @@ fn build_and_run_typescript(
     let ran = node
         .command(copy)
         .arg(out.join("main.js"))
+        .timeout(bound)
+        .run();
+    (Step::Done, ran)
+}
+
+/// A case that is a tsc project: `tsc -p tsconfig.json --outDir out` in the copy
+/// (Node's types from the pinned install), then `node out/main.js`.
+fn build_and_run_typescript_project(
+    node: &Tool,
+    tsc: &Tool,
+    copy: &Path,
+    types: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let built = tsc
+        .command(copy)
+        .args(["-p", "tsconfig.json", "--outDir", "out"])
+        .args(["--skipLibCheck", "--types", "node"])
+        .arg("--typeRoots")
+        .arg(types)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = node
+        .command(copy)
+        .arg(copy.join("out/main.js"))
         .timeout(bound)
         .run();
     (Step::Done, ran)
