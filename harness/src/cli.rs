@@ -36,6 +36,8 @@ pub enum Command {
     Merge(MergeArgs),
     /// Download corpora with their registries' clients, verify their sha256 and unpack them into the cache.
     Fetch(crate::fetch_command::FetchArgs),
+    /// Compare a corpus's truth with a second reading of the same build; print the agreement and every disagreement.
+    Crosscheck(crate::crosscheck::CrosscheckArgs),
 }
 
 impl Command {
@@ -49,6 +51,7 @@ impl Command {
             Command::Reproduce(_) => "reproduce",
             Command::Merge(_) => "merge",
             Command::Fetch(_) => "fetch",
+            Command::Crosscheck(_) => "crosscheck",
         }
     }
 }

@@ -43,6 +43,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
         Command::Reproduce(args) => reproduce(args, cap, &progress, out),
         Command::Merge(args) => merge_command(args, cap, out),
         Command::Fetch(args) => crate::fetch_command::fetch(args, cap, &progress, out),
+        Command::Crosscheck(args) => crate::crosscheck::crosscheck(args, cap, &progress, out),
     }
 }
 
