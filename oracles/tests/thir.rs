@@ -14,13 +14,21 @@ fn fixture() -> PathBuf {
 }
 
 fn run(root: &Path, options: serde_json::Value) -> Result<Truth, Outcome> {
+    run_built(root, options, oracles::DEFAULT_BUILD)
+}
+
+fn run_built(
+    root: &Path,
+    options: serde_json::Value,
+    build: &serde_json::Value,
+) -> Result<Truth, Outcome> {
     let work = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let options = OracleOptions {
         corpus_id: "fixture",
         language: "rust",
         options: &options,
-        build: oracles::DEFAULT_BUILD,
+        build,
         work_dir: work.path(),
         cache_dir: cache.path(),
         timeout: Duration::from_secs(300),
@@ -212,4 +220,31 @@ fn thir_truth_judges_every_body_generic_dyn_and_default_methods_included() {
         .iter()
         .all(|s| s.file.starts_with("src/") || s.file.starts_with("tests/")));
     assert!(!root.join("target").exists() && !root.join("Cargo.lock").exists());
+}
+
+#[test]
+fn the_build_configuration_decides_what_is_compiled() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("thir");
+    oracles::rustc::copy_tree(&fixture(), &root).unwrap();
+    let default = run(&root, serde_json::json!({}));
+    if Tool::locate("rustc").is_err() {
+        // FIXME(setup): without rustc the oracle can only say so.
+        assert_eq!(default.unwrap_err().token(), "tool_missing");
+        return;
+    }
+    let gated = |truth: &Truth| {
+        truth
+            .sites
+            .iter()
+            .any(|s| s.file == "src/lib.rs" && s.line == 69)
+    };
+    // The feature is off by default: its code has no body, so no site.
+    assert!(!gated(&default.unwrap()));
+    let build = serde_json::json!({"cfg": ["feature=\"extra\""]});
+    let with_feature = run_built(&root, serde_json::json!({}), &build).unwrap();
+    assert_eq!(
+        judged(&with_feature, "src/lib.rs", 69, 5),
+        ("helper", &at("src/lib.rs", 4)[..])
+    );
 }
