@@ -81,7 +81,7 @@ impl Oracle for RustcThir {
         let work = absolute_dir(options.work_dir)?;
         let copy = cache.join("crate");
         let package = prepare_copy(&root, &copy, &rust_options)?;
-        let build_dir = Build {
+        let cargo_build = Build {
             cargo: &cargo,
             copy: &copy,
             target_dir: cache.join("target"),
@@ -99,13 +99,13 @@ impl Oracle for RustcThir {
         let mut library: Option<Hir> = None;
         for (n, target) in rust_options.targets.iter().enumerate() {
             let crate_name = target_crate(target, &package);
-            let hir = Hir::parse(&build_dir.dump(target, &crate_name, "hir-tree", n)?);
+            let hir = Hir::parse(&cargo_build.dump(target, &crate_name, "hir-tree", n)?);
             let bodies =
-                crate::thir::parse(&build_dir.dump(target, &crate_name, "thir-flat", n)?);
+                crate::thir::parse(&cargo_build.dump(target, &crate_name, "thir-flat", n)?);
             let is_library = target.first().map(String::as_str) == Some("--lib");
             if !is_library && library.is_none() && package.has_library {
                 let lib = vec!["--lib".to_string()];
-                let text = build_dir.dump(&lib, &package.library, "hir-tree", usize::MAX)?;
+                let text = cargo_build.dump(&lib, &package.library, "hir-tree", usize::MAX)?;
                 library = Some(Hir::parse(&text));
             }
             let others: Vec<&Hir> = match (&library, is_library) {
