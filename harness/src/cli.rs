@@ -38,6 +38,8 @@ pub enum Command {
     Misses(MissesArgs),
     /// Download corpora with their registries' clients, verify their sha256 and unpack them into the cache.
     Fetch(crate::fetch_command::FetchArgs),
+    /// Compare a corpus's truth with a second reading of the same build; print the agreement and every disagreement.
+    Crosscheck(crate::crosscheck::CrosscheckArgs),
 }
 
 impl Command {
@@ -52,6 +54,7 @@ impl Command {
             Command::Merge(_) => "merge",
             Command::Misses(_) => "misses",
             Command::Fetch(_) => "fetch",
+            Command::Crosscheck(_) => "crosscheck",
         }
     }
 }

@@ -45,6 +45,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
         Command::Merge(args) => merge_command(args, cap, out),
         Command::Misses(args) => misses_command(args, cap, &progress, out),
         Command::Fetch(args) => crate::fetch_command::fetch(args, cap, &progress, out),
+        Command::Crosscheck(args) => crate::crosscheck::crosscheck(args, cap, &progress, out),
     }
 }
 

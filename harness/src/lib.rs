@@ -12,6 +12,7 @@ pub mod charts;
 pub mod cli;
 pub mod commands;
 pub mod corpora;
+pub mod crosscheck;
 pub mod engine;
 pub mod error;
 pub mod families;

@@ -1,6 +1,8 @@
-//! The rustc oracle: the LLVM IR rustc emits for the corpus crate, with full debug
-//! info and no optimisation, read by [`crate::llvm_ir`] and turned into a truth by
-//! [`crate::llvm_truth`].
+//! The LLVM IR reading of a Rust crate (`rustc-ir`, the second reading of the rustc
+//! oracle since adapter 3 reads the THIR: [`crate::rustc_thir`]): the LLVM IR rustc
+//! emits for the corpus crate, with full debug info and no optimisation, read by
+//! [`crate::llvm_ir`] and turned into a truth by [`crate::llvm_truth`]. `harness
+//! crosscheck` compares the two on the sites both see.
 //!
 //! The crate is copied under the cache (its analysed tree is never written to), given
 //! the committed lock file `oracles/rust/<lock>/Cargo.lock` (its dependencies come
@@ -30,8 +32,9 @@ use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
 use crate::truth::{OracleStamp, Truth};
 
-/// Bumped whenever what the adapter emits changes (truths are cached by it).
-pub const ADAPTER_VERSION: &str = "2";
+/// Bumped whenever what the adapter emits changes (truths are cached by it). 3: a
+/// path starting with `crate::` is read as written (it was set apart).
+pub const ADAPTER_VERSION: &str = "3";
 
 /// The committed lock files, by the name `oracle.options.lock` gives.
 pub const LOCKS: &[(&str, &str)] = &[
@@ -121,13 +124,13 @@ impl RustcOptions {
     }
 }
 
-/// The rustc oracle.
+/// The rustc LLVM IR reading.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Rustc;
 
 impl Oracle for Rustc {
     fn name(&self) -> &'static str {
-        "rustc"
+        "rustc-ir"
     }
 
     fn version(&self) -> &'static str {
@@ -235,7 +238,7 @@ impl Oracle for Rustc {
             .canonicalize()
             .map_err(|e| failed(format!("cannot resolve the copy: {e}")))?;
         let sites = SiteBuilder::new(&root, &compiled, flavor, &demangled).sites(&calls);
-        let oracle = OracleStamp::at_name("rustc", version_word(&version), ADAPTER_VERSION);
+        let oracle = OracleStamp::at_name("rustc-ir", version_word(&version), ADAPTER_VERSION);
         ir_truth(options.corpus_id, oracle, sites).map_err(failed)
     }
 }
@@ -289,7 +292,7 @@ pub fn cargo_feature_flags(build: &serde_json::Value) -> Result<Vec<String>, Str
 }
 
 /// `rustc 1.95.0 (59807616e 2026-04-14)` → `1.95.0`.
-fn version_word(version: &str) -> String {
+pub(crate) fn version_word(version: &str) -> String {
     version
         .split_whitespace()
         .nth(1)
@@ -299,7 +302,7 @@ fn version_word(version: &str) -> String {
 
 /// Makes the copied manifest its own workspace (a cache inside a cargo workspace
 /// would otherwise be taken for a member of it) and returns the library's crate name.
-fn standalone_manifest(manifest: &Path) -> Result<String, Outcome> {
+pub(crate) fn standalone_manifest(manifest: &Path) -> Result<String, Outcome> {
     let mut text = std::fs::read_to_string(manifest)
         .map_err(|e| failed(format!("the crate has no Cargo.toml: {e}")))?;
     let name = package_name(&text)
