@@ -1210,10 +1210,15 @@ impl<'s> Extractor<'s> {
     // ---- types ------------------------------------------------------------
 
     /// A written annotation as structure (`types.rs`), read in the class whose
-    /// body it is written in.
-    fn type_ref(&self, node: Node, cx: &Ctx) -> TypeRef {
+    /// body it is written in. A subtree cut at the reader's depth bound counts as
+    /// a parse error of the file.
+    fn type_ref(&mut self, node: Node, cx: &Ctx) -> TypeRef {
         let enclosing = cx.class.map(|c| self.facts.decls[c as usize].name.as_str());
-        TypeReader::new(self.src, enclosing).read(node)
+        let reader = TypeReader::new(self.src, enclosing);
+        let ty = reader.read(node);
+        let cuts = reader.cuts();
+        self.facts.parse_errors += cuts;
+        ty
     }
 
     fn attribute_path(&self, node: Node) -> Option<Vec<String>> {
