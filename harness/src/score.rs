@@ -236,6 +236,11 @@ impl<'a> EntityIndex<'a> {
         };
         for entity in &report.entities {
             index.by_id.insert(entity.id, entity);
+            // An inactive declaration shares a name with the one the build
+            // compiles without being one of its overloads.
+            if entity.inactive {
+                continue;
+            }
             index
                 .by_qualified_name
                 .entry(&entity.qualified_name)

@@ -15,6 +15,7 @@ pub fn entity(id: u64, qualified_name: &str, file: &str, line: u32) -> Entity {
         line,
         column: Some(1),
         end_line: Some(line + 1),
+        inactive: false,
     }
 }
 

@@ -374,6 +374,11 @@ class Normalizer:
                 return target, "implicit_" + op.lower(), None
             return target, None, {"kind": "outside", "symbol": module + "." + qualname}
         _, code, via_c = target
+        if op in ITER_OPS and code.co_name != ITER_OPS[op] and not code.co_flags & CO_GENERATOR_LIKE:
+            # A `for` over a builtin iterator that calls the tree back
+            # (`iter(partial(take, n), [])`): the loop's `__next__` is the
+            # builtin's, and what it runs is no call the loop writes.
+            return target, "via_builtin", None
         rel = self.tracer.relpath(code)
         if rel is None:
             symbol = code.co_qualname if hasattr(code, "co_qualname") else code.co_name

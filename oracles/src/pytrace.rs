@@ -65,7 +65,9 @@ impl Oracle for Pytrace {
     fn version(&self) -> &'static str {
         // 2: what a call of a builtin type (`list(gen)`, `deque(it)`) runs of the
         // tree is set apart as `via_builtin`, like a builtin function's callbacks.
-        "2"
+        // 3: so is a function other than `__iter__`/`__next__` that a `for` loop's
+        // builtin iterator runs (`for c in iter(partial(take, n), [])`).
+        "3"
     }
 
     fn toolchain_version(&self) -> Result<String, Outcome> {

@@ -23,7 +23,9 @@ thread_local! {
 pub fn with_stub_notes<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
     STUB_NOTES.with(|n| *n.borrow_mut() = Some(Vec::new()));
     let r = f();
-    let notes = STUB_NOTES.with(|n| n.borrow_mut().take()).unwrap_or_default();
+    let notes = STUB_NOTES
+        .with(|n| n.borrow_mut().take())
+        .unwrap_or_default();
     (r, notes)
 }
 
@@ -170,9 +172,7 @@ impl<'c, 'a> Py<'c, 'a> {
     fn seen<'b>(&self, fi: u32, bindings: impl Iterator<Item = &'b Binding>) -> Vec<&'b Binding> {
         let file = self.file(fi);
         let all: Vec<&Binding> = bindings.filter(|b| self.sees(file, b)).collect();
-        let is_fallback = |b: &Binding| {
-            matches!(b.value, BindingValue::Import(i) if file.fallback_imports.binary_search(&i).is_ok())
-        };
+        let is_fallback = |b: &Binding| matches!(b.value, BindingValue::Import(i) if file.fallback_imports.binary_search(&i).is_ok());
         if all.len() < 2 || !all.iter().any(|b| is_fallback(b)) {
             return all;
         }
@@ -180,7 +180,10 @@ impl<'c, 'a> Py<'c, 'a> {
             BindingValue::Import(i) => self.import_exists(fi, i),
             _ => false,
         };
-        let Some(first) = all.iter().position(|b| matches!(b.value, BindingValue::Import(_)) && !is_fallback(b)) else {
+        let Some(first) = all
+            .iter()
+            .position(|b| matches!(b.value, BindingValue::Import(_)) && !is_fallback(b))
+        else {
             return all;
         };
         if exists(all[first]) {
@@ -1874,10 +1877,18 @@ impl<'c, 'a> Py<'c, 'a> {
                 .ok()
                 .map(|e| Eval::new(e.val, Family::ReturnType));
         }
+        self.returned_by_body(callee, receiver_class.or(own_class), hops)
+            .or_else(|| self.stub_returned(callee, receiver_class.or(own_class), hops))
+    }
+
+    /// What calling a function yields by what its body's `return` statements say
+    /// (`self`, a name, an attribute or lambda, a call's result).
+    fn returned_by_body(&self, callee: Eid, self_class: Option<Eid>, hops: u32) -> Option<Eval> {
+        let decl = self.cx.index.decl(callee);
         match &decl.returns_value {
-            Some(ReturnValue::SelfValue) => receiver_class
-                .or(own_class)
-                .map(|c| Eval::new(Val::Instance(c), Family::ReturnType)),
+            Some(ReturnValue::SelfValue) => {
+                self_class.map(|c| Eval::new(Val::Instance(c), Family::ReturnType))
+            }
             Some(ReturnValue::Value(v)) => {
                 let scope = decl.body?;
                 let at = At {
@@ -1928,7 +1939,7 @@ impl<'c, 'a> Py<'c, 'a> {
                     _ => None,
                 }
             }
-            None => self.stub_returned(callee, receiver_class.or(own_class), hops),
+            None => None,
         }
     }
 
@@ -2019,7 +2030,13 @@ impl<'c, 'a> Py<'c, 'a> {
     /// The type the stub writes for a function's parameter (by the parameter's
     /// name), where every declaration of the function in the stub agrees.
     fn stub_parameter_type(&self, function: Eid, index: u32) -> Option<(At, &'a TypeRef)> {
-        let name = &self.cx.index.decl(function).params.get(index as usize)?.name;
+        let name = &self
+            .cx
+            .index
+            .decl(function)
+            .params
+            .get(index as usize)?
+            .name;
         let (stub, decls) = self.stub_of(function)?;
         let file = self.file(stub);
         let mut agreed: Option<(At, &'a TypeRef)> = None;

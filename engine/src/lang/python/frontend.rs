@@ -368,8 +368,14 @@ impl<'s> Extractor<'s> {
                         self.inactive_block(b.body, &inner.deeper(), keeps);
                     }
                 }
-                "block" | "try_statement" | "except_clause" | "except_group_clause"
-                | "else_clause" | "finally_clause" | "with_statement" | "for_statement"
+                "block"
+                | "try_statement"
+                | "except_clause"
+                | "except_group_clause"
+                | "else_clause"
+                | "finally_clause"
+                | "with_statement"
+                | "for_statement"
                 | "while_statement" => self.inactive_block(child, inner, checker_only),
                 _ => {}
             }
@@ -494,7 +500,9 @@ impl<'s> Extractor<'s> {
             })
         };
         match caught.kind() {
-            "tuple" | "parenthesized_expression" => named_children(caught).into_iter().any(is_import_error),
+            "tuple" | "parenthesized_expression" => {
+                named_children(caught).into_iter().any(is_import_error)
+            }
             _ => is_import_error(caught),
         }
     }

@@ -87,15 +87,15 @@ impl<'s> Guards<'s> {
             },
             "true" => Condition::Known(true),
             "false" => Condition::Known(false),
-            "identifier" | "attribute" if self.names_type_checking(node) => {
-                Condition::TypeChecking
-            }
+            "identifier" | "attribute" if self.names_type_checking(node) => Condition::TypeChecking,
             "not_operator" => match node.child_by_field_name("argument") {
                 Some(a) => self.condition_at(a, depth + 1).not(),
                 None => Condition::Unknown,
             },
             "boolean_operator" => self.boolean(node, depth),
-            "comparison_operator" => self.comparison(node).map_or(Condition::Unknown, Condition::Known),
+            "comparison_operator" => self
+                .comparison(node)
+                .map_or(Condition::Unknown, Condition::Known),
             "call" => self
                 .platform_startswith(node)
                 .map_or(Condition::Unknown, Condition::Known),
@@ -176,8 +176,8 @@ impl<'s> Guards<'s> {
             },
             "subscript" => {
                 let value = node.child_by_field_name("value")?;
-                let is_version = attribute_path(self.src, value)
-                    .is_some_and(|p| p == ["sys", "version_info"]);
+                let is_version =
+                    attribute_path(self.src, value).is_some_and(|p| p == ["sys", "version_info"]);
                 if !is_version {
                     return None;
                 }
@@ -246,7 +246,8 @@ impl<'s> Guards<'s> {
         if path != ["sys", "platform", "startswith"] {
             return None;
         }
-        let args: Vec<Node> = crate::lang::syntax::named_children(node.child_by_field_name("arguments")?).collect();
+        let args: Vec<Node> =
+            crate::lang::syntax::named_children(node.child_by_field_name("arguments")?).collect();
         let [arg] = args[..] else {
             return None;
         };
@@ -257,7 +258,11 @@ impl<'s> Guards<'s> {
                 .collect::<Option<Vec<_>>>()?,
             _ => return None,
         };
-        Some(prefixes.iter().any(|p| self.python.platform.starts_with(p.as_str())))
+        Some(
+            prefixes
+                .iter()
+                .any(|p| self.python.platform.starts_with(p.as_str())),
+        )
     }
 }
 
