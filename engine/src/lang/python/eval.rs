@@ -1650,6 +1650,18 @@ impl<'c, 'a> Py<'c, 'a> {
         let is_stub = |f: &u32| self.file(*f).role == FileRole::Stub;
         let sources: Vec<u32> = answering.iter().copied().filter(|f| !is_stub(f)).collect();
         if sources.is_empty() && !answering.is_empty() {
+            // `pkg/__init__.pyi` beside `pkg/mod.py`: at run time `pkg` is a
+            // namespace package of the tree's modules.
+            let dir = path.join("/");
+            let has_sources = self
+                .cx
+                .index
+                .python_dir_files(&dir)
+                .iter()
+                .any(|f| !is_stub(f));
+            if has_sources {
+                return Ok(Val::Namespace(dir));
+            }
             return Ok(Val::Outside {
                 kind: OutsideKind::External,
                 symbol: dotted,
@@ -1723,7 +1735,7 @@ impl<'c, 'a> Py<'c, 'a> {
             .chain(std::iter::once(attr.to_string()))
             .collect();
         self.module(&path)
-            .map(|m| module_eval(m))
+            .map(module_eval)
             .map_err(|_| Miss::Undeclared)
     }
 
@@ -1805,9 +1817,10 @@ impl<'c, 'a> Py<'c, 'a> {
             Val::Entity(c) if self.cx.index.decl(c).kind.is_type() => {
                 Ok(Eval::new(Val::Instance(c), Family::WrittenType))
             }
-            // `x: object` / `x: Any` promise no member beyond every value's: a
-            // call of any other is made on a value narrowed at run time
-            // (`isinstance`), which the annotation does not name.
+            // `x: object` promises no member beyond every value's: a call of any
+            // other is made on a value narrowed at run time (`isinstance`), which
+            // the annotation does not name. (`Any` stays a foreign type: measured
+            // on click, its members are the standard library's, D36.)
             Val::Outside { symbol, .. } if says_nothing_of_members(&symbol) => Err(Miss::Unknown),
             Val::Outside {
                 kind: OutsideKind::Builtin,
@@ -2244,7 +2257,7 @@ fn is_annotation_import(file: &FileFacts, i: u32) -> bool {
 
 /// A written type that says nothing of a value's members.
 fn says_nothing_of_members(symbol: &str) -> bool {
-    matches!(symbol, "object" | "typing.Any" | "typing_extensions.Any")
+    symbol == "object"
 }
 
 /// A module value found by import: the tree's own, or one a stub stands for
