@@ -66,3 +66,14 @@ fn dotted_annotations_and_decorators_of_any_length_are_read_without_recursion() 
     let report = report_of(&format!("@a{dots}\ndef f():\n    g()\n"));
     assert_eq!(calls_named(&report, "g"), 1);
 }
+
+#[test]
+fn a_guard_compared_with_a_literal_in_deep_parentheses_is_read_without_recursion() {
+    let source = format!(
+        "import sys\nif sys.version_info >= {}(3, 8){}:\n    g()\n",
+        "(".repeat(LEVELS),
+        ")".repeat(LEVELS)
+    );
+    let report = report_of(&source);
+    assert_eq!(calls_named(&report, "g"), 1);
+}

@@ -206,8 +206,13 @@ impl<'s> Guards<'s> {
         }
     }
 
-    /// A tuple of integer literals or one integer literal.
+    /// A tuple of integer literals or one integer literal (in any parentheses,
+    /// unwrapped by a loop: a file may nest them deeper than a stack).
     fn literal_operand(&self, node: Node) -> Option<Operand> {
+        let mut node = node;
+        while node.kind() == "parenthesized_expression" {
+            node = node.named_child(0)?;
+        }
         match node.kind() {
             "integer" => Some(Operand::Int(self.text(node).parse().ok()?)),
             "tuple" => {
@@ -220,7 +225,6 @@ impl<'s> Guards<'s> {
                 }
                 Some(Operand::Exact(out))
             }
-            "parenthesized_expression" => self.literal_operand(node.named_child(0)?),
             _ => None,
         }
     }
