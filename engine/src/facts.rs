@@ -57,6 +57,38 @@ pub struct FileFacts {
     /// after extraction by the file's project (lang/typescript/project.rs), where it
     /// goes; sorted by specifier then. Empty elsewhere.
     pub module_requests: Vec<ModuleRequest>,
+    /// Python: a module and its type stub beside it (`pkg/mod.py` and
+    /// `pkg/mod.pyi`), set on both files once every path is known.
+    pub stub_pair: Option<StubPair>,
+    /// Python: imports written under `if TYPE_CHECKING:` (indices into `imports`,
+    /// ascending). The names they bind serve annotations only: no call is placed
+    /// through them.
+    pub annotation_imports: Vec<u32>,
+    /// Python: imports written in an `except ImportError:` handler whose `try`
+    /// imports the same names (indices into `imports`, ascending): the fallback
+    /// when the module the `try` imports is neither the tree's nor the standard
+    /// library's.
+    pub fallback_imports: Vec<u32>,
+}
+
+/// Python: the other file of a module/stub pair, and the declarations the two
+/// write under one qualified name: `(this file's declaration, the other's)`, sorted
+/// (an `@overload` stack of the stub pairs one implementation with several).
+#[derive(Debug, Clone, Default)]
+pub struct StubPair {
+    pub other: String,
+    pub decls: Vec<(DeclIdx, DeclIdx)>,
+}
+
+impl StubPair {
+    /// The other file's declarations written under this file's declaration's name.
+    pub fn matching(&self, decl: DeclIdx) -> impl Iterator<Item = DeclIdx> + '_ {
+        let start = self.decls.partition_point(|&(d, _)| d < decl);
+        self.decls[start..]
+            .iter()
+            .take_while(move |&&(d, _)| d == decl)
+            .map(|&(_, other)| other)
+    }
 }
 
 /// A module a TypeScript/JavaScript file loads by specifier.
@@ -453,6 +485,9 @@ impl FileFacts {
             role: FileRole::Source,
             build_excluded: false,
             module_requests: Vec::new(),
+            stub_pair: None,
+            annotation_imports: Vec::new(),
+            fallback_imports: Vec::new(),
         }
     }
 

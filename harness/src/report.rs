@@ -47,8 +47,8 @@ pub struct Entity {
     pub column: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_line: Option<u32>,
-    /// Written in code the build leaves out: listed, never a declaration a call
-    /// can reach (docs/REPORT.md).
+    /// Written in code the build leaves out (or in a type stub): listed, never a
+    /// declaration a call can reach.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inactive: bool,
 }
