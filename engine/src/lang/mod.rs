@@ -2,6 +2,7 @@
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
 pub mod c;
+pub mod core;
 pub mod cpp;
 pub mod go;
 pub mod java;
@@ -174,6 +175,8 @@ pub struct TreeWide {
     pub c_macros: c::macros::Macros,
     /// C and C++: the branches no unit of the build compiles, per file.
     pub c_blanks: c::preproc::Blanks,
+    /// Rust: each package's enabled features, read from its `Cargo.toml` once.
+    pub rust_packages: rust::cfg::Packages,
 }
 
 impl TreeWide {
@@ -206,12 +209,14 @@ impl TreeWide {
             };
             (bytes, c::is_header_path(&f.path))
         }));
+        let build_files: BTreeMap<String, Vec<u8>> = build_files
+            .iter()
+            .map(|b| (b.path.clone(), b.bytes.clone()))
+            .collect();
         TreeWide {
             config: config.clone(),
-            build_files: build_files
-                .iter()
-                .map(|b| (b.path.clone(), b.bytes.clone()))
-                .collect(),
+            rust_packages: rust::cfg::Packages::collect(&build_files, config),
+            build_files,
             c_macros,
             c_blanks,
         }
