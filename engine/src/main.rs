@@ -66,6 +66,24 @@ struct BuildArgs {
     /// C/C++: a command-line macro, `NAME` or `NAME=VALUE` (as `-D`); repeatable.
     #[arg(long = "define", value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
+    /// C/C++: the language standard (as `-std=`), C's or C++'s by its name (`c11`,
+    /// `gnu++17`); repeatable, one per language. Default clang 14's: gnu17, gnu++14.
+    #[arg(long = "std", value_name = "STD")]
+    std: Vec<String>,
+    /// C++: compiled without exceptions (as `-fno-exceptions`).
+    #[arg(long)]
+    fno_exceptions: bool,
+    /// C++: compiled without RTTI (as `-fno-rtti`).
+    #[arg(long)]
+    fno_rtti: bool,
+    /// C/C++: one unit's own `-D`/`-U`, after the `--define`s:
+    /// `PATH:-DNAME[=VALUE]` or `PATH:-UNAME` (PATH relative to ROOT); repeatable.
+    #[arg(long = "unit-macro", value_name = "PATH:-DNAME")]
+    unit_macros: Vec<String>,
+    /// C/C++: a macro some units define and others do not; read as unknown
+    /// everywhere, so conditionals on it keep their branches; repeatable.
+    #[arg(long = "define-varies", value_name = "NAME")]
+    define_varies: Vec<String>,
     /// Python: the interpreter version static guards are evaluated for (default 3.11).
     #[arg(long, value_name = "MAJOR.MINOR")]
     python_version: Option<String>,
@@ -96,6 +114,23 @@ impl BuildArgs {
             .iter()
             .map(|d| Define::parse(d))
             .collect::<Result<_, _>>()?;
+        for std in &self.std {
+            c.c.set_std(std)?;
+        }
+        c.c.cpp_exceptions = !self.fno_exceptions;
+        c.c.cpp_rtti = !self.fno_rtti;
+        for text in &self.unit_macros {
+            let (path, m) = engine::config::UnitMacro::parse(text)?;
+            c.c.units.entry(path).or_default().push(m);
+        }
+        for name in &self.define_varies {
+            if name.contains('=') {
+                return Err(EngineError::InvalidArgument(format!(
+                    "--define-varies {name:?}: expected a macro name"
+                )));
+            }
+            c.c.varying.push(Define::parse(name)?.name);
+        }
         if let Some(v) = &self.python_version {
             c.python.version = PythonVersion::parse(v)?;
         }

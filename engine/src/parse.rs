@@ -25,8 +25,9 @@ fn extract_one(
     tree_wide: &TreeWide,
     _limits: &Limits,
 ) -> FileFacts {
-    // C/C++: the bytes with visibility macros masked (same length, same positions).
-    let prepared = file.language.prepare(&file.bytes, tree_wide);
+    // C/C++: the bytes with the branches the build leaves out blanked and
+    // visibility macros masked (same length, same positions).
+    let prepared = file.language.prepare(&file.path, &file.bytes, tree_wide);
     let bytes = prepared.as_deref().unwrap_or(&file.bytes);
     let tree = parse_only(parser, file.language, bytes);
     let mut facts = match tree {

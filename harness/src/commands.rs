@@ -342,7 +342,7 @@ fn prove_case(
         }
     }
     if let Some(engine) = engine {
-        match engine.analyze(&case.dir) {
+        match engine.analyze_with(&case.dir, &crate::proof_runs::engine_build(&case.language)) {
             Ok(report) => {
                 let options = ScoreOptions {
                     only: None,

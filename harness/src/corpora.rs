@@ -1,6 +1,6 @@
 //! `corpora.json` (`corpora/1`, DESIGN §5): the pinned real corpora.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use oracles::{describe_json_error, read_capped};
@@ -71,9 +71,26 @@ pub struct BuildConfiguration {
     /// Go build tags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub go_tags: Vec<String>,
-    /// C/C++ command-line macros, `NAME` or `NAME=VALUE`.
+    /// C/C++ command-line macros of every unit, `NAME` or `NAME=VALUE`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defines: Vec<String>,
+    /// C/C++ language standards (`-std=`), one per language: `["c11", "c++11"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub std: Vec<String>,
+    /// C++ units are compiled with `-fno-exceptions`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_exceptions: bool,
+    /// C++ units are compiled with `-fno-rtti`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_rtti: bool,
+    /// C/C++: one unit's own `-DNAME[=VALUE]` / `-UNAME`, after `defines`, by path
+    /// relative to the root.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unit_macros: BTreeMap<String, Vec<String>>,
+    /// C/C++: macros some units define and others do not (beyond `unit_macros`);
+    /// the engine reads them as unknown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub varying_defines: Vec<String>,
     /// Python: `MAJOR.MINOR` of the interpreter the guards are evaluated for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub python_version: Option<String>,
@@ -102,6 +119,23 @@ impl BuildConfiguration {
         }
         for define in &self.defines {
             args.extend(["--define".to_string(), define.clone()]);
+        }
+        for std in &self.std {
+            args.extend(["--std".to_string(), std.clone()]);
+        }
+        if self.no_exceptions {
+            args.push("--fno-exceptions".to_string());
+        }
+        if self.no_rtti {
+            args.push("--fno-rtti".to_string());
+        }
+        for (unit, flags) in &self.unit_macros {
+            for flag in flags {
+                args.extend(["--unit-macro".to_string(), format!("{unit}:{flag}")]);
+            }
+        }
+        for name in &self.varying_defines {
+            args.extend(["--define-varies".to_string(), name.clone()]);
         }
         if let Some(v) = &self.python_version {
             args.extend(["--python-version".to_string(), v.clone()]);
@@ -185,5 +219,35 @@ mod tests {
         );
         assert!(BuildConfiguration::default().engine_args().is_empty());
         assert!(BuildConfiguration::default().is_default());
+    }
+
+    #[test]
+    fn a_c_build_becomes_the_engines_flags() {
+        let build: BuildConfiguration = serde_json::from_value(serde_json::json!({
+            "defines": ["P=1"], "std": ["c11", "c++11"], "no_exceptions": true,
+            "no_rtti": true, "unit_macros": {"db/u.cc": ["-UP", "-DQ"]},
+            "varying_defines": ["LIB"]
+        }))
+        .unwrap();
+        assert_eq!(
+            build.engine_args(),
+            [
+                "--define",
+                "P=1",
+                "--std",
+                "c11",
+                "--std",
+                "c++11",
+                "--fno-exceptions",
+                "--fno-rtti",
+                "--unit-macro",
+                "db/u.cc:-UP",
+                "--unit-macro",
+                "db/u.cc:-DQ",
+                "--define-varies",
+                "LIB"
+            ]
+        );
+        assert!(!build.is_default());
     }
 }

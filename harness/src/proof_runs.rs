@@ -101,6 +101,17 @@ fn recipe(language: &str) -> Option<Recipe> {
     }
 }
 
+/// The build configuration the proofs of a language are built with, as the engine
+/// is told it: C++ cases are compiled `-std=c++17` (below); every other recipe is
+/// its compiler's default, which the engine's defaults mirror.
+pub fn engine_build(language: &str) -> crate::corpora::BuildConfiguration {
+    let mut build = crate::corpora::BuildConfiguration::default();
+    if language == "cpp" {
+        build.std = vec!["c++17".to_string()];
+    }
+    build
+}
+
 /// The toolchain of a proof language, with its version as the door reports it (or
 /// the outcome token when it cannot be asked).
 pub fn toolchain_stamp(language: &str) -> NameVersion {
@@ -291,6 +302,7 @@ fn build_and_run_native(
     let binary = scratch.join("main");
     let mut build = compiler.command(copy);
     if language == "cpp" {
+        // What `engine_build` tells the engine.
         build = build.arg("-std=c++17");
     }
     let built = build

@@ -148,12 +148,16 @@ impl Language {
         }
     }
 
-    /// The bytes to parse when they differ from the file's: C and C++ mask
-    /// visibility/attribute macros with spaces, byte for byte, so every position
-    /// still points where it did (lang/c/macros.rs).
-    pub fn prepare(self, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
+    /// The bytes to parse when they differ from the file's: C and C++ blank the
+    /// branches the build does not compile (lang/c/preproc.rs), then mask
+    /// visibility/attribute macros (lang/c/macros.rs) — with spaces, byte for byte,
+    /// so every position still points where it did.
+    pub fn prepare(self, path: &str, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
         match self {
-            Language::C | Language::Cpp => tree_wide.c_macros.mask(source),
+            Language::C | Language::Cpp => match tree_wide.c_blanks.apply(path, source) {
+                Some(blanked) => Some(tree_wide.c_macros.mask(&blanked).unwrap_or(blanked)),
+                None => tree_wide.c_macros.mask(source),
+            },
             _ => None,
         }
     }
@@ -169,6 +173,8 @@ pub struct TreeWide {
     /// Build files by root-relative path.
     pub build_files: BTreeMap<String, Vec<u8>>,
     pub c_macros: c::macros::Macros,
+    /// C and C++: the branches no unit of the build compiles, per file.
+    pub c_blanks: c::preproc::Blanks,
     /// Rust: each package's enabled features, read from its `Cargo.toml` once.
     pub rust_packages: rust::cfg::Packages,
 }
@@ -179,6 +185,30 @@ impl TreeWide {
         build_files: &[crate::discover::BuildFile],
         config: &crate::config::Configuration,
     ) -> TreeWide {
+        let c_files: Vec<&crate::discover::SourceFile> = files
+            .iter()
+            .filter(|f| matches!(f.language, Language::C | Language::Cpp))
+            .collect();
+        let c_blanks = c::preproc::Blanks::collect(
+            &c_files
+                .iter()
+                .map(|f| c::preproc::Input {
+                    path: &f.path,
+                    bytes: &f.bytes,
+                    cpp: f.language == Language::Cpp,
+                })
+                .collect::<Vec<_>>(),
+            &config.c,
+        );
+        // Macros are read from what the build compiles: a `#define` in a blanked
+        // branch defines nothing.
+        let c_macros = c::macros::Macros::collect(c_files.iter().map(|f| {
+            let bytes = match c_blanks.apply(&f.path, &f.bytes) {
+                Some(b) => std::borrow::Cow::Owned(b),
+                None => std::borrow::Cow::Borrowed(f.bytes.as_slice()),
+            };
+            (bytes, c::is_header_path(&f.path))
+        }));
         let build_files: BTreeMap<String, Vec<u8>> = build_files
             .iter()
             .map(|b| (b.path.clone(), b.bytes.clone()))
@@ -187,12 +217,8 @@ impl TreeWide {
             config: config.clone(),
             rust_packages: rust::cfg::Packages::collect(&build_files, config),
             build_files,
-            c_macros: c::macros::Macros::collect(
-                files
-                    .iter()
-                    .filter(|f| matches!(f.language, Language::C | Language::Cpp))
-                    .map(|f| (f.bytes.as_slice(), c::is_header_path(&f.path))),
-            ),
+            c_macros,
+            c_blanks,
         }
     }
 
