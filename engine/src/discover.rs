@@ -487,8 +487,8 @@ fn opened_under(root: &Path, abs: &Path, file: &std::fs::File, meta: &std::fs::M
         let Ok(real) = abs.canonicalize() else {
             return false;
         };
-        let same = std::fs::metadata(&real)
-            .is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino());
+        let same =
+            std::fs::metadata(&real).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino());
         real.starts_with(root) && same
     }
     #[cfg(not(unix))]
@@ -554,4 +554,69 @@ fn read_one(
 
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(root.join("pkg")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("pkg/a.py"), "x = 1\n").unwrap();
+        std::fs::write(outside.join("a.py"), "SECRET_MARKER = 1\n").unwrap();
+        let root = root.canonicalize().unwrap();
+        (dir, root, outside)
+    }
+
+    /// D6: the walk saw `root/pkg/a.py` as a file; before the read, it is swapped
+    /// for a link to a file outside. The read never follows it.
+    #[test]
+    fn a_file_swapped_for_a_link_after_the_walk_is_not_read() {
+        let (_dir, root, outside) = setup();
+        let path = root.join("pkg/a.py");
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(outside.join("a.py"), &path).unwrap();
+        let read = read_contained(&root, &path, &Limits::default());
+        assert_eq!(read, Err(SkipReason::LinkOutsideRoot));
+    }
+
+    /// D6: a directory above the file swapped for a link out of the root: the
+    /// last component is not a link, so `O_NOFOLLOW` opens it, and the opened
+    /// file's own path is what is refused.
+    #[test]
+    fn a_directory_swapped_for_a_link_after_the_walk_is_not_read() {
+        let (_dir, root, outside) = setup();
+        std::fs::remove_dir_all(root.join("pkg")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("pkg")).unwrap();
+        let read = read_contained(&root, &root.join("pkg/a.py"), &Limits::default());
+        assert_eq!(read, Err(SkipReason::LinkOutsideRoot));
+    }
+
+    /// D6: a file that grew past the limit after the walk is cut at the limit's
+    /// read, not read whole.
+    #[test]
+    fn the_read_is_bounded_by_the_limit_whatever_the_walk_saw() {
+        let (_dir, root, _outside) = setup();
+        let limits = Limits {
+            max_file_bytes: 3,
+            ..Limits::default()
+        };
+        let read = read_contained(&root, &root.join("pkg/a.py"), &limits);
+        assert_eq!(read, Err(SkipReason::TooLarge));
+        let fifo = root.join("pkg/f.py");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Opening a FIFO for reading would block until a writer came.
+        assert_eq!(
+            read_contained(&root, &fifo, &Limits::default()),
+            Err(SkipReason::Unreadable)
+        );
+    }
 }

@@ -103,17 +103,16 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        Limits::from_lookup(move |name| {
-            vars.iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.into())
-        })
+        Limits::from_lookup(move |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.into()))
     }
 
     #[test]
     fn a_limit_set_in_the_environment_replaces_the_default() {
-        let limits = with(&[("CALLGRAPH_MAX_FILES", " 12 "), ("CALLGRAPH_PARSE_TIME_MS", "5")])
-            .unwrap();
+        let limits = with(&[
+            ("CALLGRAPH_MAX_FILES", " 12 "),
+            ("CALLGRAPH_PARSE_TIME_MS", "5"),
+        ])
+        .unwrap();
         assert_eq!(limits.max_files, 12);
         assert_eq!(limits.parse_time_ms, 5);
         assert_eq!(limits.max_file_bytes, Limits::default().max_file_bytes);

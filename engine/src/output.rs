@@ -83,7 +83,8 @@ fn replace(target: &Path, bytes: &[u8]) -> Result<(), EngineError> {
         .map_err(io_error(target))?;
     temp.write_all(bytes).map_err(io_error(target))?;
     keep_mode(target, temp.as_file()).map_err(io_error(target))?;
-    temp.persist(target).map_err(|e| io_error(target)(e.error))?;
+    temp.persist(target)
+        .map_err(|e| io_error(target)(e.error))?;
     Ok(())
 }
 

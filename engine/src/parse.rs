@@ -192,7 +192,13 @@ mod tests {
         let Parsed::Tree(tree) = parsed else {
             panic!("the parser was not reset after the cancelled parse");
         };
-        assert_eq!(tree.root_node().to_sexp().matches("call_expression").count(), 1);
+        assert_eq!(
+            tree.root_node()
+                .to_sexp()
+                .matches("call_expression")
+                .count(),
+            1
+        );
     }
 
     #[test]

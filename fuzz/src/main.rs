@@ -316,12 +316,23 @@ fn fuzz_language(
         stats.slowest = stats.slowest.max(took.as_secs_f64());
         let Some(one) = one else {
             stats.crashes += 1;
-            save_finding(&cli.work, target, "panic", n, &tree, "the analysis panicked\n");
+            save_finding(
+                &cli.work,
+                target,
+                "panic",
+                n,
+                &tree,
+                "the analysis panicked\n",
+            );
             continue;
         };
         if took > bound {
             stats.timeouts += 1;
-            let note = format!("analysis took {:.1} s, past its bound of {:.1} s\n", took.as_secs_f64(), bound.as_secs_f64());
+            let note = format!(
+                "analysis took {:.1} s, past its bound of {:.1} s\n",
+                took.as_secs_f64(),
+                bound.as_secs_f64()
+            );
             save_finding(&cli.work, target, "timeout", n, &tree, &note);
         }
         let one = match one {
@@ -345,7 +356,14 @@ fn fuzz_language(
                 Some(Ok(two)) if two == one || over_budget(&two) => {}
                 _ => {
                     stats.thread_diffs += 1;
-                    save_finding(&cli.work, target, "threads", n, &tree, "one and two threads disagree\n");
+                    save_finding(
+                        &cli.work,
+                        target,
+                        "threads",
+                        n,
+                        &tree,
+                        "one and two threads disagree\n",
+                    );
                 }
             }
         }
@@ -368,14 +386,20 @@ fn fuzz_reader(cli: &Cli, target: &str, rng: &mut Rng, watch: &Watch) -> Stats {
         let seed = rng.pick(&seeds);
         let donor = &rng.pick(&seeds).report;
         let (mut report, mut truth) = (seed.report.clone(), seed.truth.clone());
-        let mutated = if target == "report" { &mut report } else { &mut truth };
+        let mutated = if target == "report" {
+            &mut report
+        } else {
+            &mut truth
+        };
         for _ in 0..1 + rng.below(4) {
             mutate_once(rng, mutated, JSON_TOKENS, donor);
         }
         stats.inputs += 1;
         watch.begin();
         let started = Instant::now();
-        let outcome = catch_unwind(AssertUnwindSafe(|| read_and_score(&report, &truth, &seed.language)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            read_and_score(&report, &truth, &seed.language)
+        }));
         let took = started.elapsed();
         watch.end();
         stats.slowest = stats.slowest.max(took.as_secs_f64());
@@ -385,14 +409,28 @@ fn fuzz_reader(cli: &Cli, target: &str, rng: &mut Rng, watch: &Watch) -> Stats {
         match outcome {
             Err(_) => {
                 stats.crashes += 1;
-                save_finding(&cli.work, target, "panic", stats.inputs, &tree, "reading or scoring panicked\n");
+                save_finding(
+                    &cli.work,
+                    target,
+                    "panic",
+                    stats.inputs,
+                    &tree,
+                    "reading or scoring panicked\n",
+                );
             }
             Ok(false) => stats.rejected += 1,
             Ok(true) => {}
         }
         if took > Duration::from_secs(10) {
             stats.timeouts += 1;
-            save_finding(&cli.work, target, "timeout", stats.inputs, &tree, "reading took more than 10 s\n");
+            save_finding(
+                &cli.work,
+                target,
+                "timeout",
+                stats.inputs,
+                &tree,
+                "reading took more than 10 s\n",
+            );
         }
     }
     stats.seconds = began.elapsed().as_secs_f64();

@@ -182,7 +182,10 @@ mod tests {
         assert_eq!(tree.files[1].0, "b/c.py");
         assert_eq!(tree.files[1].1, b"y()\n");
         let tree = split_fixture("//- go.mod\nmodule m\n//- main.go\npackage main\n");
-        assert_eq!(tree.files[0], ("go.mod".to_string(), b"module m\n".to_vec()));
+        assert_eq!(
+            tree.files[0],
+            ("go.mod".to_string(), b"module m\n".to_vec())
+        );
     }
 
     #[test]
