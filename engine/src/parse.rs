@@ -5,8 +5,16 @@
 //! error recovery is quadratic on some inputs (14 minutes for a 2 MiB Python file of
 //! comments, 13 s for 40 KB of TypeScript quotes), so a parse past its time, or a
 //! tree past its size, is abandoned and the file is recorded as `parse_budget`.
+//!
+//! The time is checked in two places. Tree-sitter's progress callback cancels the
+//! parse itself; but the callback is not called while tree-sitter accepts a finished
+//! parse, and that step alone took 139 s on 34 KB of Java `A<A<A<…` (a fuzz
+//! finding). So the parse runs on a thread of its own, and the worker waits for it
+//! no longer than the budget: a parse still running then is left to finish on its
+//! own, its file is `parse_budget`, and the run goes on.
 
 use std::cell::Cell;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -21,22 +29,15 @@ use crate::limits::Limits;
 pub fn extract_all(files: &[SourceFile], tree_wide: &TreeWide, limits: &Limits) -> Vec<FileFacts> {
     files
         .par_iter()
-        .map_init(tree_sitter::Parser::new, |parser, f| {
-            extract_one(parser, f, tree_wide, limits)
-        })
+        .map(|f| extract_one(f, tree_wide, limits))
         .collect()
 }
 
-fn extract_one(
-    parser: &mut tree_sitter::Parser,
-    file: &SourceFile,
-    tree_wide: &TreeWide,
-    limits: &Limits,
-) -> FileFacts {
+fn extract_one(file: &SourceFile, tree_wide: &TreeWide, limits: &Limits) -> FileFacts {
     // C/C++: the bytes with visibility macros masked (same length, same positions).
     let prepared = file.language.prepare(&file.bytes, tree_wide);
     let bytes = prepared.as_deref().unwrap_or(&file.bytes);
-    let mut facts = match parse_within(parser, file.language, bytes, &Budget::of(limits)) {
+    let mut facts = match parse_guarded(file.language, bytes, &Budget::of(limits)) {
         Parsed::Tree(tree) => file
             .language
             .extract_with(&file.path, bytes, &tree, tree_wide),
@@ -81,6 +82,40 @@ pub enum Parsed {
     OverBudget,
     /// The grammar could not be loaded or tree-sitter gave no tree.
     Failed,
+}
+
+/// How long past its budget a parse may take before its worker stops waiting: the
+/// callback normally cancels it first, at the budget itself.
+const GUARD_GRACE: Duration = Duration::from_secs(1);
+
+/// [`parse_within`] on a thread of its own, waited for no longer than the budget
+/// (plus [`GUARD_GRACE`]); see the module comment. Where no thread can be started,
+/// the parse runs here, bounded by the callback alone.
+pub fn parse_guarded(language: Language, bytes: &[u8], budget: &Budget) -> Parsed {
+    let owned: Arc<[u8]> = Arc::from(bytes);
+    let (send, receive) = std::sync::mpsc::channel();
+    let job = {
+        let (budget, owned) = (*budget, owned.clone());
+        move || {
+            let mut parser = tree_sitter::Parser::new();
+            let parsed = parse_within(&mut parser, language, &owned, &budget);
+            // The receiver is gone when the worker stopped waiting.
+            let _ = send.send(parsed);
+        }
+    };
+    let started = std::thread::Builder::new()
+        .name("parse".into())
+        .spawn(job)
+        .is_ok();
+    if !started {
+        let mut parser = tree_sitter::Parser::new();
+        return parse_within(&mut parser, language, &owned, budget);
+    }
+    match receive.recv_timeout(budget.time.saturating_add(GUARD_GRACE)) {
+        Ok(parsed) => parsed,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Parsed::OverBudget,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Parsed::Failed,
+    }
 }
 
 /// One parse within `budget`. Tree-sitter calls the progress callback every hundred
