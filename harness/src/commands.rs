@@ -73,6 +73,8 @@ fn sources_of(args: &SourceArgs, cap: u64) -> (Sources, CorpusSetup) {
         cache_dir: args.cache.clone(),
         bound: Duration::from_secs(args.tool_timeout),
     };
+    // No version probe waits longer than the tools' own bound (D23).
+    oracles::toolchain::set_tool_bound(setup.bound);
     (sources, setup)
 }
 

@@ -79,6 +79,7 @@ pub fn fetch(args: FetchArgs, cap: u64, progress: &Progress, out: &mut dyn Write
         chosen
     };
     let bound = Duration::from_secs(args.sources.tool_timeout);
+    oracles::toolchain::set_tool_bound(bound);
     let task = progress.task("fetch", selected.len() as u64);
     let mut code = EXIT_OK;
     for corpus in &selected {
