@@ -64,6 +64,13 @@ const PASSED_THROUGH: &[&str] = &[
     "TEMP",
     "SYSTEMROOT",
     "JAVA_HOME",
+    // How the machine reaches the registries, which the clients read from their own
+    // configuration (`cargo fetch`, `go mod download`): never chosen by the door.
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "GOPROXY",
+    "GOSUMDB",
+    "GOPRIVATE",
 ];
 
 /// Prefixes of variables passed through: the engine's own limits, and pyenv's shims
