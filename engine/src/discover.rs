@@ -281,7 +281,7 @@ fn walk(root: &Path, languages: &[Language]) -> Walked {
     let walker = {
         let (kept, left_out, root) = (kept.clone(), left_out.clone(), root.to_path_buf());
         let languages = languages.to_vec();
-        WalkBuilder::new(&root.clone())
+        WalkBuilder::new(root.clone())
             .standard_filters(false)
             .follow_links(false)
             .sort_by_file_path(|a, b| a.cmp(b))

@@ -48,8 +48,11 @@ impl Default for Limits {
     }
 }
 
+/// Where a limit lives in [`Limits`].
+type Field = fn(&mut Limits) -> &mut u64;
+
 /// The environment variables that override a limit, each with the field it sets.
-const FROM_ENV: &[(&str, fn(&mut Limits) -> &mut u64)] = &[
+const FROM_ENV: &[(&str, Field)] = &[
     ("CALLGRAPH_MAX_FILE_BYTES", |l| &mut l.max_file_bytes),
     ("CALLGRAPH_MAX_TOTAL_BYTES", |l| &mut l.max_total_bytes),
     ("CALLGRAPH_MAX_FILES", |l| &mut l.max_files),

@@ -177,9 +177,9 @@ pub fn lone_cr_as_lf(bytes: &[u8]) -> Option<Vec<u8>> {
     let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
     let first = (0..bytes.len()).find(|&i| lone(i))?;
     let mut out = bytes.to_vec();
-    for i in first..bytes.len() {
-        if lone(i) {
-            out[i] = b'\n';
+    for (i, byte) in out.iter_mut().enumerate().skip(first) {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            *byte = b'\n';
         }
     }
     Some(out)
