@@ -27,8 +27,11 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> EngineError + '_ {
 enum Destination {
     /// Rename a complete temporary file over this path (which may not exist yet).
     Replace(PathBuf),
-    /// Write into the existing node itself.
+    /// Write into the existing node itself; never created (a device that vanished
+    /// meanwhile must not come back as a regular file).
     WriteThrough,
+    /// A link to a name that does not exist yet: the file is created through it.
+    CreateThroughLink,
 }
 
 fn destination(path: &Path) -> Result<Destination, EngineError> {
@@ -45,8 +48,7 @@ fn destination(path: &Path) -> Result<Destination, EngineError> {
         Ok(_) => Ok(Destination::WriteThrough),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             match std::fs::symlink_metadata(path) {
-                // A link to a name that does not exist yet: written through it.
-                Ok(_) => Ok(Destination::WriteThrough),
+                Ok(_) => Ok(Destination::CreateThroughLink),
                 Err(_) => Ok(Destination::Replace(path.to_path_buf())),
             }
         }
@@ -57,18 +59,23 @@ fn destination(path: &Path) -> Result<Destination, EngineError> {
 /// Writes `bytes` to `path` (see the module comment).
 pub fn write_report(path: &Path, bytes: &[u8]) -> Result<(), EngineError> {
     match destination(path)? {
-        Destination::WriteThrough => {
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path)
-                .map_err(io_error(path))?;
-            file.write_all(bytes).map_err(io_error(path))?;
-            file.flush().map_err(io_error(path))
-        }
+        Destination::WriteThrough => write_into(path, bytes, false),
+        Destination::CreateThroughLink => write_into(path, bytes, true),
         Destination::Replace(target) => replace(&target, bytes),
     }
+}
+
+/// Writes into the node at `path`, neither truncating it nor (unless `create`)
+/// creating it.
+fn write_into(path: &Path, bytes: &[u8], create: bool) -> Result<(), EngineError> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(create)
+        .truncate(false)
+        .open(path)
+        .map_err(io_error(path))?;
+    file.write_all(bytes).map_err(io_error(path))?;
+    file.flush().map_err(io_error(path))
 }
 
 fn replace(target: &Path, bytes: &[u8]) -> Result<(), EngineError> {

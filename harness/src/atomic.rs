@@ -39,7 +39,8 @@ impl Staged {
 }
 
 /// Where a write to `path` must go: `Some(file)` to replace by rename (the path
-/// itself, or the regular file a link names), `None` to write through.
+/// itself, or the regular file a link names), `None` to write through (a node that
+/// exists, or a link to a name not yet created).
 fn replaced_file(path: &Path) -> Result<Option<PathBuf>> {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(Error::InvalidArgument(format!(
@@ -63,9 +64,12 @@ fn replaced_file(path: &Path) -> Result<Option<PathBuf>> {
 /// or FIFO is written at once, since it has nothing to replace.
 pub fn stage(path: &Path, bytes: &[u8]) -> Result<Staged> {
     let Some(target) = replaced_file(path)? else {
+        // Created only through a dangling link: a device that vanished meanwhile
+        // must not come back as a regular file.
+        let dangling_link = std::fs::metadata(path).is_err();
         let mut node = std::fs::OpenOptions::new()
             .write(true)
-            .create(true)
+            .create(dangling_link)
             .truncate(false)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
