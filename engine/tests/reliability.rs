@@ -528,3 +528,26 @@ fn the_limits_default_is_what_the_docs_say() {
         assert!(docs.contains(said), "docs/REPORT.md does not say {said}");
     }
 }
+
+// D23 (cosmetic): `callgraph languages` misaligned its columns for the longer tokens.
+
+#[test]
+fn the_languages_table_lines_up_its_columns() {
+    let out = callgraph().arg("languages").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let starts: Vec<(usize, usize)> = text
+        .lines()
+        .map(|line| {
+            let ext = line.find(" .").unwrap() + 1;
+            // The families: the first word after the extensions that is not one.
+            let bytes = line.as_bytes();
+            let families = (ext + 1..bytes.len())
+                .find(|&i| bytes[i - 1] == b' ' && bytes[i].is_ascii_lowercase())
+                .unwrap();
+            (ext, families)
+        })
+        .collect();
+    assert!(starts.len() >= 9, "{text}");
+    assert!(starts.windows(2).all(|w| w[0] == w[1]), "{text}");
+}

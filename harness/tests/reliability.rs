@@ -164,3 +164,23 @@ fn a_killed_harness_takes_its_tools_with_it() {
         );
     }
 }
+
+#[test]
+fn an_os_error_is_said_once() {
+    // D23: `unreadable: nope.json: No such file or directory (os error 2): No such
+    // file or directory (os error 2)` — the error was the sentence and its source.
+    let dir = workdir();
+    let nope = dir.path().join("nope.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_harness"))
+        .arg("score")
+        .arg("--report")
+        .arg(&nope)
+        .arg("--truth")
+        .arg(&nope)
+        .output()
+        .unwrap();
+    assert_code(&out, 2);
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(text.contains("unreadable"), "{text}");
+    assert_eq!(text.matches("os error 2").count(), 1, "{text}");
+}
