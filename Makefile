@@ -67,9 +67,13 @@ fetch: build
 corpora: build
 	$(HARNESS) measure --all --out reports
 
+## lint: formatting, clippy, and actionlint on the workflows (.ci/setup installs the
+## pinned actionlint from the Go module proxy into go's bin directory).
+ACTIONLINT ?= $(or $(shell command -v actionlint 2>/dev/null),$(shell go env GOPATH 2>/dev/null)/bin/actionlint)
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(ACTIONLINT) .github/workflows/*.yml
 
 clean:
 	$(CARGO) clean

@@ -6,7 +6,8 @@
 //!
 //! The defaults are the default build on the machine the corpora are measured on:
 //! Linux on x86_64, 64-bit little-endian, Python 3.11, Go with cgo and no custom
-//! tags, the crates' default features, the preprocessor's predefined macros only.
+//! tags, the crates' default features, the preprocessor's predefined macros only,
+//! TypeScript as the tree's own tsconfig files configure it.
 
 use serde::Serialize;
 
@@ -19,6 +20,7 @@ pub struct Configuration {
     pub go: GoConfig,
     pub c: CConfig,
     pub python: PythonConfig,
+    pub typescript: TypeScriptConfig,
     /// Whether test code is part of the program: Rust `cfg(test)` and test targets,
     /// Go `_test.go` files (the test build). On by default: a corpus is measured with
     /// its own tests, and its oracle compiles them.
@@ -83,6 +85,14 @@ pub struct PythonConfig {
     pub platform: &'static str,
 }
 
+/// TypeScript / JavaScript: compiler options on top of what the tree's
+/// `tsconfig.json` / `jsconfig.json` say (and of the defaults of a file no config
+/// holds), as a tsconfig writes them; path options are relative to the root.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TypeScriptConfig {
+    pub compiler_options: serde_json::Map<String, serde_json::Value>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PythonVersion {
     pub major: u32,
@@ -125,6 +135,7 @@ impl Default for Configuration {
                 },
                 platform: "linux",
             },
+            typescript: TypeScriptConfig::default(),
             tests: true,
         }
     }
@@ -193,6 +204,19 @@ impl PythonVersion {
     }
 }
 
+/// TypeScript compiler options as a tsconfig's `compilerOptions` writes them: a
+/// JSON object.
+pub fn parse_compiler_options(
+    text: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, EngineError> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        _ => Err(EngineError::InvalidArgument(format!(
+            "--ts-compiler-options {text:?}: expected a JSON object of compiler options"
+        ))),
+    }
+}
+
 /// Go build tags as `-tags` writes them: comma- or space-separated.
 pub fn parse_go_tags(text: &str) -> Result<Vec<String>, EngineError> {
     let tags: Vec<String> = text
@@ -257,5 +281,10 @@ mod tests {
         assert!(PythonVersion::parse("3").is_err());
         assert_eq!(parse_go_tags("purego,netgo").unwrap(), ["purego", "netgo"]);
         assert!(parse_go_tags("a;b").is_err());
+        assert_eq!(
+            parse_compiler_options(r#"{"baseUrl": "."}"#).unwrap()["baseUrl"],
+            "."
+        );
+        assert!(parse_compiler_options("[]").is_err());
     }
 }

@@ -201,8 +201,21 @@ fn build_file_language(rel: &str, languages: &[Language]) -> Option<Language> {
                 .into_iter()
                 .find(|l| wanted(l))
         }
+        // `tsconfig.base.json`, `tsconfig.app.json`: what `extends` and `references` name.
+        n if is_named_ts_config(n) => [Language::TypeScript, Language::Tsx, Language::JavaScript]
+            .into_iter()
+            .find(|l| wanted(l)),
         _ => None,
     }
+}
+
+/// `tsconfig.<name>.json` / `jsconfig.<name>.json`.
+fn is_named_ts_config(name: &str) -> bool {
+    ["tsconfig.", "jsconfig."].iter().any(|p| {
+        name.strip_prefix(p)
+            .and_then(|rest| rest.strip_suffix(".json"))
+            .is_some_and(|middle| !middle.is_empty())
+    })
 }
 
 /// Whether discovery would read a file at `rel`: a source of a wanted language (a

@@ -82,9 +82,15 @@ pub fn explain(root: &Path, site: &Site, options: &Options) -> Result<String, En
                 call.args.len()
             );
             let mut trail = Vec::new();
-            resolve::run_rules(&cx, fi, call, Some(&mut trail));
+            let ((), stub_notes) = crate::lang::python::eval::with_stub_notes(|| {
+                resolve::run_rules(&cx, fi, call, Some(&mut trail));
+                replay_receiver_call(&cx, fi, call, &resolved.calls[fi as usize]);
+            });
             for step in &trail {
                 let _ = writeln!(out, "  {:<28} {}", step.rule, said(&index, &step.said));
+            }
+            for note in &stub_notes {
+                let _ = writeln!(out, "  {:<28} {}", "note", note);
             }
             if let Some(line) = overload_step(&index, &resolved.calls[fi as usize][ci]) {
                 let _ = writeln!(out, "  {:<28} {}", "overload_pass", line);
@@ -100,6 +106,27 @@ pub fn explain(root: &Path, site: &Site, options: &Options) -> Result<String, En
         }
         Ok(out)
     })
+}
+
+/// Reads again what the call written as this call's receiver (`f().m()`) yields,
+/// so that what the read takes from elsewhere (a type stub's return type) is
+/// noted where the chain was settled in an earlier round.
+fn replay_receiver_call(cx: &Cx, fi: u32, call: &crate::facts::Call, resolved: &[Resolution]) {
+    let crate::facts::Callee::Member {
+        receiver:
+            crate::facts::Receiver::Call(inner) | crate::facts::Receiver::CallThen { call: inner, .. },
+        ..
+    } = &call.callee
+    else {
+        return;
+    };
+    let file = cx.index.file(fi);
+    if let (Some(Resolution::Placed(p)), Some(inner_call)) = (
+        resolved.get(*inner as usize),
+        file.calls.get(*inner as usize),
+    ) {
+        resolve::resolver_for(file.language).call_result(cx, fi, inner_call, p);
+    }
 }
 
 fn said(index: &TreeIndex, d: &Decision) -> String {

@@ -55,6 +55,77 @@ pub struct FileFacts {
     /// The parse ran past its budget (time or tree size): the file is reported in
     /// `skipped` as `parse_budget` and declares nothing.
     pub over_parse_budget: bool,
+    /// TypeScript/JavaScript: every module specifier the file writes (import and
+    /// export declarations, `require`, `import()`), with how it loads it and, filled
+    /// after extraction by the file's project (lang/typescript/project.rs), where it
+    /// goes; sorted by specifier then. Empty elsewhere.
+    pub module_requests: Vec<ModuleRequest>,
+    /// Python: a module and its type stub beside it (`pkg/mod.py` and
+    /// `pkg/mod.pyi`), set on both files once every path is known.
+    pub stub_pair: Option<StubPair>,
+    /// Python: imports written under `if TYPE_CHECKING:` (indices into `imports`,
+    /// ascending). The names they bind serve annotations only: no call is placed
+    /// through them.
+    pub annotation_imports: Vec<u32>,
+    /// Python: imports written in an `except ImportError:` handler whose `try`
+    /// imports the same names (indices into `imports`, ascending): the fallback
+    /// when the module the `try` imports is neither the tree's nor the standard
+    /// library's.
+    pub fallback_imports: Vec<u32>,
+}
+
+/// Python: the other file of a module/stub pair, and the declarations the two
+/// write under one qualified name: `(this file's declaration, the other's)`, sorted
+/// (an `@overload` stack of the stub pairs one implementation with several).
+#[derive(Debug, Clone, Default)]
+pub struct StubPair {
+    pub other: String,
+    pub decls: Vec<(DeclIdx, DeclIdx)>,
+}
+
+impl StubPair {
+    /// The other file's declarations written under this file's declaration's name.
+    pub fn matching(&self, decl: DeclIdx) -> impl Iterator<Item = DeclIdx> + '_ {
+        let start = self.decls.partition_point(|&(d, _)| d < decl);
+        self.decls[start..]
+            .iter()
+            .take_while(move |&&(d, _)| d == decl)
+            .map(|&(_, other)| other)
+    }
+}
+
+/// A module a TypeScript/JavaScript file loads by specifier.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ModuleRequest {
+    pub specifier: String,
+    pub syntax: ModuleSyntax,
+    /// `None` until the tree's projects are read.
+    pub target: Option<ModuleTarget>,
+}
+
+/// How a module is loaded where it is written: tsc picks `exports` conditions (and,
+/// under `node16`, whether extensions may be left out) by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ModuleSyntax {
+    /// `import … from`, `export … from`, `import type`.
+    Import,
+    /// `require("m")`, `import x = require("m")`.
+    Require,
+    /// `import("m")`.
+    DynamicImport,
+}
+
+/// Where a module specifier goes.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ModuleTarget {
+    /// A file of the tree that the program reads (root-relative path).
+    File(String),
+    /// The tree claims it (a relative path, a package of the tree, a `#` import) and
+    /// no file of the program answers: a JavaScript file outside `allowJs`, a path
+    /// with no file.
+    Missing,
+    /// Nothing in the tree: a package from outside (`react`, `node:fs`).
+    Outside,
 }
 
 /// What a file is to its program.
@@ -417,6 +488,10 @@ impl FileFacts {
             role: FileRole::Source,
             build_excluded: false,
             over_parse_budget: false,
+            module_requests: Vec::new(),
+            stub_pair: None,
+            annotation_imports: Vec::new(),
+            fallback_imports: Vec::new(),
         }
     }
 
@@ -608,8 +683,13 @@ pub enum ImportKind {
     /// (`crate`, `self`, `super` kept as segments); `glob` for `*`.
     RustUse { path: Vec<String>, glob: bool },
     /// Rust `mod name;` (a module in its own file), inside the inline modules
-    /// `within` of the file.
-    RustMod { name: String, within: Vec<String> },
+    /// `within` of the file; `inactive` when the build leaves the `mod` out (it
+    /// binds nothing, and a file only such a `mod` reaches is inactive).
+    RustMod {
+        name: String,
+        within: Vec<String>,
+        inactive: bool,
+    },
     /// C/C++ `#include "a/b.h"` (`system` for `<a/b.h>`); `resolved` is the
     /// tree-relative path of the file it names, when the tree has it (filled after
     /// extraction, when every path of the tree is known).

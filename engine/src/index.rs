@@ -421,6 +421,11 @@ impl<'a> TreeIndex<'a> {
         self.package_dirs.contains_key(dir)
     }
 
+    /// The Python files directly in a directory.
+    pub fn python_dir_files(&self, dir: &str) -> &[u32] {
+        self.package_dirs.get(dir).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     pub fn java_package(&self, package: &str) -> &[u32] {
         self.packages.get(package).map(Vec::as_slice).unwrap_or(&[])
     }

@@ -74,8 +74,10 @@ pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> 
         .map(|f| (f.sha256.clone(), f.bytes.len() as u64))
         .collect();
     let mut skipped = found.skipped;
+    lang::typescript::project::apply(&mut facts, &tree_wide);
     drop_left_out(&mut facts, &mut file_meta, &mut skipped);
     lang::python::frontend::assign_module_names(&mut facts);
+    lang::python::stubs::pair_stubs(&mut facts);
     lang::go::frontend::assign_package_paths(&mut facts, &tree_wide);
     lang::rust::frontend::assign_module_paths(&mut facts, &tree_wide);
     lang::c::frontend::resolve_includes(&mut facts);

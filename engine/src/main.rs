@@ -81,11 +81,18 @@ struct BuildArgs {
     /// Python: the interpreter version static guards are evaluated for (default 3.11).
     #[arg(long, value_name = "MAJOR.MINOR")]
     python_version: Option<String>,
+    /// TypeScript/JavaScript: compiler options on top of the tree's tsconfig files, as
+    /// a JSON object (`{"paths": {"@app/*": ["src/*"]}, "baseUrl": "."}`; paths
+    /// relative to the root).
+    #[arg(long, value_name = "JSON")]
+    ts_compiler_options: Option<String>,
 }
 
 impl BuildArgs {
     fn configuration(&self) -> Result<engine::config::Configuration, EngineError> {
-        use engine::config::{parse_go_tags, CfgOption, Define, PythonVersion};
+        use engine::config::{
+            parse_compiler_options, parse_go_tags, CfgOption, Define, PythonVersion,
+        };
         let mut c = engine::config::Configuration::default();
         c.rust.cfg = self
             .cfg
@@ -103,6 +110,9 @@ impl BuildArgs {
             .collect::<Result<_, _>>()?;
         if let Some(v) = &self.python_version {
             c.python.version = PythonVersion::parse(v)?;
+        }
+        if let Some(o) = &self.ts_compiler_options {
+            c.typescript.compiler_options = parse_compiler_options(o)?;
         }
         Ok(c)
     }

@@ -12,6 +12,10 @@ use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::{Placement, Resolution, Resolved, Target};
 use crate::Analysis;
 
+mod receiver;
+
+pub use receiver::ReceiverEntry;
+
 pub const SCHEMA: &str = "callgraph-report/1";
 
 #[derive(Debug, Serialize)]
@@ -98,6 +102,10 @@ pub struct CallEntry {
     /// Only for an `ambiguous` call whose every in-tree target is known (D25).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub may_reach: Option<MayReachEntry>,
+    /// Calls only: the callee's structure and what its first written name is, for
+    /// reading misses by shape; no rule reads it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<ReceiverEntry>,
 }
 
 /// The complete set of declarations an undetermined call may reach, and the
@@ -176,6 +184,7 @@ pub fn build(
     let mut may_reach_dropped = 0;
     for (fi, file) in facts.iter().enumerate() {
         let mut budget = may_reach_budget(files[fi].1);
+        let fields = receiver::FileFields::of(file);
         for (call, resolution) in file.calls.iter().zip(&resolved.calls[fi]) {
             if is_unseen_implicit_call(call, resolution) {
                 continue;
@@ -190,6 +199,7 @@ pub fn build(
                     }
                 }
             }
+            entry.receiver = Some(receiver::receiver_of(file, &fields, call));
             calls.push(entry);
         }
         for (r, placement) in file.refs.iter().zip(&resolved.refs[fi]) {
@@ -407,6 +417,7 @@ fn site_entry(
         outside: None,
         reason: None,
         may_reach: None,
+        receiver: None,
     }
 }
 

@@ -21,6 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
+use engine::config::Configuration;
 use engine::lang::Language;
 
 fn fixtures_dir() -> PathBuf {
@@ -34,6 +35,78 @@ mod slash_fixtures;
 use slash_fixtures::*;
 
 fixtures!(packages, receivers, values, gaps);
+
+/// The files the default build leaves out (constraints, name suffixes, a rejected
+/// `//go:build` line, `_` names, `package documentation`) are skipped as
+/// `build_excluded`, exactly the files `go list` ignores or rejects for
+/// linux/amd64 with cgo; none of their declarations is an entity.
+#[test]
+fn build() {
+    let report = run_fixture("build");
+    assert_build_excluded(
+        &report,
+        &[
+            "hash/_scratch.go",
+            "hash/both.go",
+            "hash/doc.go",
+            "hash/future.go",
+            "hash/gccgo.go",
+            "hash/gen.go",
+            "hash/legacy_off.go",
+            "hash/malformed.go",
+            "hash/nocgo.go",
+            "hash/sum_arm64.go",
+            "hash/sum_linux_arm64.go",
+            "hash/sum_purego.go",
+            "hash/sum_windows.go",
+            "hash/sum_windows_test.go",
+            "hash/twice.go",
+            "only/x_windows.go",
+        ],
+    );
+}
+
+/// The same constructs under `--go-tags purego,netgo`, cgo off and tests left out:
+/// the twins the default build leaves out are the ones built.
+#[test]
+fn build_tags() {
+    let report = run_fixture_with("build_tags", |files| {
+        let mut config = Configuration::default();
+        config.go.tags = vec!["purego".into(), "netgo".into()];
+        config.go.cgo = false;
+        config.tests = false;
+        analyze_configured(files, &[LANGUAGE], config)
+    });
+    assert_build_excluded(
+        &report,
+        &[
+            "hash/cgo.go",
+            "hash/gen.go",
+            "hash/sum_fast.go",
+            "hash/sum_test.go",
+            "hash/tagged_cgo.go",
+        ],
+    );
+}
+
+/// `skipped` holds exactly these files, each as `build_excluded`, and no entity
+/// is declared in one of them.
+fn assert_build_excluded(report: &engine::report::Report, expected: &[&str]) {
+    let skipped: Vec<(&str, &str)> = report
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.reason))
+        .collect();
+    let want: Vec<(&str, &str)> = expected.iter().map(|p| (*p, "build_excluded")).collect();
+    assert_eq!(skipped, want);
+    let stray: Vec<&str> = report
+        .entities
+        .iter()
+        .map(|e| e.file.as_str())
+        .filter(|f| expected.contains(f))
+        .collect();
+    assert!(stray.is_empty(), "entities in excluded files: {stray:?}");
+}
 
 /// Registry invariant: every family Go places with is asserted by a fixture.
 #[test]

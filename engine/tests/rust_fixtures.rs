@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use engine::lang::Language;
+use engine::report::Report;
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rust")
@@ -18,7 +19,7 @@ const LANGUAGE: Language = Language::Rust;
 mod slash_fixtures;
 use slash_fixtures::*;
 
-fixtures!(modules, packages, receivers, gaps);
+fixtures!(modules, packages, receivers, gaps, cfg);
 
 /// Registry invariant: every family Rust places with is asserted by a fixture.
 #[test]
@@ -84,4 +85,122 @@ fn a_long_builder_chain_stays_bounded() {
         .calls
         .iter()
         .all(|c| c.resolution == "in_tree" || c.resolution == "undetermined"));
+}
+
+/// `cfg` twins share a qualified name, so the fixture's expectations cannot
+/// tell them apart: this golden names, by line, the declaration each call
+/// reaches and every declaration the build leaves out (`cfg.targets.golden`,
+/// rewritten with UPDATE_EXPECT=1).
+#[test]
+fn cfg_calls_reach_the_compiled_twin() {
+    let text = std::fs::read_to_string(fixtures_dir().join("cfg.txt")).unwrap();
+    let report = analyze(&parse_fixture(&text).files);
+    let mut lines = std::collections::BTreeSet::new();
+    for e in report.entities.iter().filter(|e| e.inactive) {
+        lines.insert(format!(
+            "inactive {} @{}:{}",
+            e.qualified_name, e.file, e.line
+        ));
+    }
+    for c in &report.calls {
+        if let Some(t) = &c.target {
+            let line = c.declaration_line.unwrap_or(t.line);
+            lines.insert(format!(
+                "{}:{}:{} {} -> {}:{line}",
+                c.file, c.line, c.column, c.name, t.file
+            ));
+        }
+    }
+    let rendered: String = lines.into_iter().map(|l| l + "\n").collect();
+    if let Err(msg) = compare_golden("cfg.targets", &rendered) {
+        panic!("{msg}");
+    }
+}
+
+/// Analyse files under a configuration other than the default build.
+fn analyze_with(files: &[(&str, &str)], config: engine::config::Configuration) -> Report {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    let options = engine::Options {
+        languages: vec![LANGUAGE],
+        limits: engine::limits::Limits::default(),
+        threads: 2,
+        config,
+    };
+    engine::analyze(dir.path(), &options).expect("analysis runs")
+}
+
+/// The one call's target line.
+fn target_line(report: &Report) -> Option<u32> {
+    let call = report.calls.first()?;
+    call.target
+        .as_ref()
+        .map(|t| call.declaration_line.unwrap_or(t.line))
+}
+
+const TWINS: &[(&str, &str)] = &[
+    (
+        "Cargo.toml",
+        "[package]\nname = \"twins\"\n[features]\ndefault = [\"std\"]\nstd = []\noff = []\n",
+    ),
+    (
+        "src/lib.rs",
+        "#[cfg(all(feature = \"std\", not(feature = \"off\")))]\nfn f() {}\n#[cfg(not(all(feature = \"std\", not(feature = \"off\"))))]\nfn f() {}\npub fn g() { f() }\n",
+    ),
+];
+
+/// `--cfg feature="x"` and `--no-default-features` choose the build the twins are
+/// read for; without them the default features decide.
+#[test]
+fn flags_choose_the_compiled_twin() {
+    use engine::config::{CfgOption, Configuration};
+    assert_eq!(
+        target_line(&analyze_with(TWINS, Configuration::default())),
+        Some(2)
+    );
+    let mut off = Configuration::default();
+    off.rust
+        .cfg
+        .push(CfgOption::parse("feature=\"off\"").unwrap());
+    assert_eq!(target_line(&analyze_with(TWINS, off)), Some(4));
+    let mut no_default = Configuration::default();
+    no_default.rust.default_features = false;
+    assert_eq!(target_line(&analyze_with(TWINS, no_default)), Some(4));
+}
+
+/// Without tests in the program, a test target is skipped as `build_excluded`
+/// and a library's `#[cfg(test)]` code is inactive.
+#[test]
+fn a_run_without_tests_leaves_test_code_out() {
+    let files: &[(&str, &str)] = &[
+        (
+            "src/lib.rs",
+            "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    fn t() { super::f() }\n}\n",
+        ),
+        ("tests/it.rs", "fn check() { twins::f() }\n"),
+    ];
+    let config = engine::config::Configuration {
+        tests: false,
+        ..engine::config::Configuration::default()
+    };
+    let report = analyze_with(files, config);
+    assert!(report.calls.is_empty(), "{:?}", report.calls);
+    assert!(report
+        .skipped
+        .iter()
+        .any(|s| s.path == "tests/it.rs" && s.reason == "build_excluded"));
+    let inactive: Vec<&str> = report
+        .entities
+        .iter()
+        .filter(|e| e.inactive)
+        .map(|e| e.qualified_name.as_str())
+        .collect();
+    assert_eq!(inactive, ["src/lib.rs::tests", "src/lib.rs::tests::t"]);
+    // With tests (the default), both are read.
+    let report = analyze_with(files, engine::config::Configuration::default());
+    assert_eq!(report.calls.len(), 2);
 }

@@ -34,8 +34,12 @@ pub enum Command {
     Reproduce(ReproduceArgs),
     /// Combine the measurements.json of several shards into one set of tables.
     Merge(MergeArgs),
+    /// Group every declined, missed, overload-unnamed and wrong site by shape, with counts per corpus and examples.
+    Misses(MissesArgs),
     /// Download corpora with their registries' clients, verify their sha256 and unpack them into the cache.
     Fetch(crate::fetch_command::FetchArgs),
+    /// Compare a corpus's truth with a second reading of the same build; print the agreement and every disagreement.
+    Crosscheck(crate::crosscheck::CrosscheckArgs),
 }
 
 impl Command {
@@ -48,7 +52,9 @@ impl Command {
             Command::Gate(_) => "gate",
             Command::Reproduce(_) => "reproduce",
             Command::Merge(_) => "merge",
+            Command::Misses(_) => "misses",
             Command::Fetch(_) => "fetch",
+            Command::Crosscheck(_) => "crosscheck",
         }
     }
 }
@@ -179,4 +185,25 @@ pub struct MergeArgs {
     /// The reports directory to write.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct MissesArgs {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub sources: SourceArgs,
+    /// Read this corpus (a corpora.json id, or `proofs-<language>`); repeatable.
+    /// Without `--corpus` or `--all`: every proof language.
+    #[arg(long = "corpus", value_name = "ID", conflicts_with = "all")]
+    pub corpora_ids: Vec<String>,
+    /// Read every proof language and every corpus of corpora.json.
+    #[arg(long)]
+    pub all: bool,
+    /// Only the corpora of this language (`tsx` corpora are read as `typescript`).
+    #[arg(long, value_name = "LANGUAGE")]
+    pub language: Option<String>,
+    /// Print JSON (schema misses/1) instead of markdown.
+    #[arg(long)]
+    pub json: bool,
 }

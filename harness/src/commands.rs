@@ -8,8 +8,8 @@ use std::time::Duration;
 use oracles::{input_cap_from_env, Truth};
 
 use crate::cli::{
-    Cli, Command, EngineArgs, GateArgs, MeasureArgs, MergeArgs, ProofsArgs, ReproduceArgs,
-    ScoreArgs, SourceArgs,
+    Cli, Command, EngineArgs, GateArgs, MeasureArgs, MergeArgs, MissesArgs, ProofsArgs,
+    ReproduceArgs, ScoreArgs, SourceArgs,
 };
 use crate::engine::{Analyzer, EngineBinary};
 use crate::error::{Error, Result, EXIT_CANNOT_ANSWER, EXIT_NO, EXIT_OK};
@@ -28,7 +28,8 @@ use crate::proofs::{language_of_row, languages, load_cases, ProofCase};
 use crate::report::Report;
 use crate::score::{score, ScoreOptions, SiteRecord};
 use crate::tables::{
-    figure_cells, header, percent, render_row_families, FIRST_FIGURE_COLUMN, ROW_HEADER,
+    figure_cells, header, language_family, percent, render_row_families, FIRST_FIGURE_COLUMN,
+    ROW_HEADER,
 };
 
 /// Runs one command; returns the exit code.
@@ -42,7 +43,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
         Command::Gate(args) => gate(args, cap, &progress, out),
         Command::Reproduce(args) => reproduce(args, cap, &progress, out),
         Command::Merge(args) => merge_command(args, cap, out),
+        Command::Misses(args) => misses_command(args, cap, &progress, out),
         Command::Fetch(args) => crate::fetch_command::fetch(args, cap, &progress, out),
+        Command::Crosscheck(args) => crate::crosscheck::crosscheck(args, cap, &progress, out),
     }
 }
 
@@ -109,15 +112,20 @@ fn summary_line(row: &Row) -> String {
     }
 }
 
-fn measure(args: MeasureArgs, cap: u64, progress: &Progress, out: &mut dyn Write) -> Result<u8> {
-    let (sources, setup) = sources_of(&args.sources, cap);
-    let selection = if args.all {
+/// `--all`, named corpora, or the embedded default.
+fn selection_of(all: bool, ids: &[String]) -> Selection {
+    if all {
         Selection::All
-    } else if !args.corpora_ids.is_empty() {
-        Selection::Named(args.corpora_ids.clone())
+    } else if !ids.is_empty() {
+        Selection::Named(ids.to_vec())
     } else {
         Selection::Default
-    };
+    }
+}
+
+fn measure(args: MeasureArgs, cap: u64, progress: &Progress, out: &mut dyn Write) -> Result<u8> {
+    let (sources, setup) = sources_of(&args.sources, cap);
+    let selection = selection_of(args.all, &args.corpora_ids);
     let mut units = plan(&sources, &selection)?;
     if let Some(shard) = args.shard {
         units = take_shard(units, shard);
@@ -512,4 +520,80 @@ fn merge_command(args: MergeArgs, cap: u64, out: &mut dyn Write) -> Result<u8> {
         say(out, &format!("wrote {}\n", path.display()))?;
     }
     Ok(EXIT_OK)
+}
+
+/// `harness misses`: the same pipeline as `measure` (cached fetch and truth, the
+/// engine, the scorer's verdicts), read by shape instead of into figures.
+fn misses_command(
+    args: MissesArgs,
+    cap: u64,
+    progress: &Progress,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let (sources, setup) = sources_of(&args.sources, cap);
+    let mut units = plan(&sources, &selection_of(args.all, &args.corpora_ids))?;
+    if let Some(language) = &args.language {
+        let wanted = language_family(language);
+        units.retain(|u| language_family(unit_language(u)) == wanted);
+        if units.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "no corpus of language `{language}` in the selection"
+            )));
+        }
+    }
+    let engine = locate_engine(&args.engine, cap)?;
+    let mut corpora = Vec::new();
+    for unit in &units {
+        corpora.push(misses_of_unit(unit, &sources, &setup, &engine, progress)?);
+    }
+    let misses = crate::misses::group(corpora);
+    let text = if args.json {
+        crate::misses::to_json(&misses)
+    } else {
+        crate::misses::render_markdown(&misses)
+    };
+    say(out, &text)?;
+    Ok(EXIT_OK)
+}
+
+fn unit_language(unit: &Unit) -> &str {
+    match unit {
+        Unit::Proofs { language } => language,
+        Unit::Corpus(corpus) => &corpus.language,
+    }
+}
+
+/// One unit's listed sites; a unit that cannot be scored by site says why.
+fn misses_of_unit(
+    unit: &Unit,
+    sources: &Sources,
+    setup: &CorpusSetup,
+    engine: &dyn Analyzer,
+    progress: &Progress,
+) -> Result<crate::misses::CorpusMisses> {
+    use crate::misses::{collect, without_sites};
+    let id = unit.id();
+    let language = unit_language(unit);
+    let (row, prepared) = match unit {
+        Unit::Proofs { language } => {
+            let p = crate::measure::prepare_proof_language(language, sources, engine, progress)?;
+            (p.row, p.prepared)
+        }
+        Unit::Corpus(corpus) if corpus.oracle.name == oracles::pycg_micro::NAME => {
+            let why = "pairs only: its truth has no sites".to_string();
+            return Ok(without_sites(&id, language, why));
+        }
+        Unit::Corpus(corpus) => {
+            progress.note(&format!("reading {}", corpus.id));
+            crate::pipeline::prepare_corpus(corpus, setup, engine)
+        }
+    };
+    Ok(match (prepared, row.outcome) {
+        (Some(prepared), None) => collect(&id, language, &prepared),
+        (_, outcome) => {
+            let why = outcome.map_or("no figures".to_string(), |o| o.to_string());
+            progress.note(&format!("{id}: {why}"));
+            without_sites(&id, language, why)
+        }
+    })
 }

@@ -77,6 +77,10 @@ pub struct BuildConfiguration {
     /// Python: `MAJOR.MINOR` of the interpreter the guards are evaluated for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub python_version: Option<String>,
+    /// TypeScript/JavaScript: compiler options over the tree's own tsconfig files
+    /// (as a tsconfig's `compilerOptions` writes them, paths relative to the root).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub compiler_options: serde_json::Map<String, serde_json::Value>,
 }
 
 impl BuildConfiguration {
@@ -101,6 +105,10 @@ impl BuildConfiguration {
         }
         if let Some(v) = &self.python_version {
             args.extend(["--python-version".to_string(), v.clone()]);
+        }
+        if !self.compiler_options.is_empty() {
+            let options = serde_json::Value::Object(self.compiler_options.clone());
+            args.extend(["--ts-compiler-options".to_string(), options.to_string()]);
         }
         args
     }
@@ -292,5 +300,25 @@ mod tests {
     fn the_committed_corpora_file_is_valid() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora.json");
         CorporaFile::load(&path, 1 << 24).unwrap();
+    }
+
+    #[test]
+    fn a_build_configuration_becomes_the_engines_flags() {
+        let build: BuildConfiguration = serde_json::from_value(serde_json::json!({
+            "go_tags": ["purego"],
+            "compiler_options": {"module": "commonjs"}
+        }))
+        .expect("a build configuration");
+        assert_eq!(
+            build.engine_args(),
+            [
+                "--go-tags",
+                "purego",
+                "--ts-compiler-options",
+                r#"{"module":"commonjs"}"#
+            ]
+        );
+        assert!(BuildConfiguration::default().engine_args().is_empty());
+        assert!(BuildConfiguration::default().is_default());
     }
 }

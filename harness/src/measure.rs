@@ -12,11 +12,11 @@ use crate::error::{Error, Result};
 use crate::figures::{family_figures, figures, verdict_counts};
 use crate::model::{CorpusStamp, EngineFailure, Measurements, NameVersion, Row};
 use crate::pairing::NameRule;
-use crate::pipeline::CorpusSetup;
+use crate::pipeline::{CorpusSetup, Prepared};
 use crate::progress::Progress;
 use crate::proof_runs::toolchain_stamp;
 use crate::proofs::{
-    empty_report, join_reports, join_truths, load_cases, pin, row_id, shape_cells,
+    empty_report, join_reports, join_truths, load_cases, pin, row_id, shape_cells, ProofCase,
 };
 use crate::report::Report;
 use crate::score::{score, ScoreOptions};
@@ -222,6 +222,36 @@ pub fn measure_proof_language(
     analyzer: &dyn Analyzer,
     progress: &Progress,
 ) -> Result<Row> {
+    let PreparedProofs {
+        mut row,
+        cases,
+        prepared,
+    } = prepare_proof_language(language, sources, analyzer, progress)?;
+    if let Some(p) = prepared {
+        fill_scores(&mut row, &p.report, &p.truth, &p.options);
+        row.shapes = shape_cells(&cases, &row.sites);
+    }
+    Ok(row)
+}
+
+/// The proofs of one language, analysed and joined, not yet scored.
+pub struct PreparedProofs {
+    /// The row without figures (with its outcome when no case could be analysed).
+    pub row: Row,
+    pub cases: Vec<ProofCase>,
+    /// What scoring reads; `None` when the row has an outcome instead.
+    pub prepared: Option<Prepared>,
+}
+
+/// Analyses every case of one language as its own root and joins the reports and
+/// the truths into one of each, paths prefixed by the case (rooted at the
+/// language's proof directory).
+pub fn prepare_proof_language(
+    language: &str,
+    sources: &Sources,
+    analyzer: &dyn Analyzer,
+    progress: &Progress,
+) -> Result<PreparedProofs> {
     let id = row_id(language);
     let cases = load_cases(&sources.proofs_dir, language, sources.input_cap)?;
     let pin = pin(&sources.proofs_dir, language)?;
@@ -271,20 +301,26 @@ pub fn measure_proof_language(
         reproduce: Row::reproduce_command(&id),
         ..Row::default()
     };
-    if !cases.is_empty() && failures.len() == cases.len() {
+    let nothing_analysed = !cases.is_empty() && failures.len() == cases.len();
+    if nothing_analysed {
         // Not one case analysed: the row cannot be answered; show why, not zeros.
         row.outcome = Some(failures[0].outcome.clone());
-        row.engine_failures = failures;
-        return Ok(row);
     }
-    let options = ScoreOptions {
-        only: None,
-        names: NameRule::for_language(language),
-    };
-    fill_scores(&mut row, &report, &truth, &options);
-    row.shapes = shape_cells(&cases, &row.sites);
     row.engine_failures = failures;
-    Ok(row)
+    let prepared = (!nothing_analysed).then(|| Prepared {
+        report,
+        truth,
+        root: sources.proofs_dir.join(language),
+        options: ScoreOptions {
+            only: None,
+            names: NameRule::for_language(language),
+        },
+    });
+    Ok(PreparedProofs {
+        row,
+        cases,
+        prepared,
+    })
 }
 
 #[cfg(test)]

@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use oracles::{oracle_named, Oracle, OracleOptions, Outcome};
+use oracles::{oracle_named, Oracle, OracleOptions, Outcome, Truth};
 
 use crate::corpora::CorpusEntry;
 use crate::engine::Analyzer;
 use crate::model::{CorpusStamp, NameVersion, Row};
 use crate::pairing::NameRule;
+use crate::report::Report;
 use crate::score::ScoreOptions;
 
 /// Downloads a corpus from its registry with the registry's ordinary client, checks
@@ -50,6 +51,36 @@ pub struct CorpusSetup {
 
 /// Measures one real corpus. Every failure along the way becomes the row's outcome.
 pub fn measure_corpus(corpus: &CorpusEntry, setup: &CorpusSetup, analyzer: &dyn Analyzer) -> Row {
+    let (mut row, prepared) = prepare_corpus(corpus, setup, analyzer);
+    if let Some(prepared) = prepared {
+        crate::measure::fill_scores(
+            &mut row,
+            &prepared.report,
+            &prepared.truth,
+            &prepared.options,
+        );
+    }
+    row
+}
+
+/// What scoring one corpus reads: the engine's report, the oracle's truth, the tree
+/// both speak of (the corpus's `include` view), and how names pair.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub report: Report,
+    pub truth: Truth,
+    pub root: PathBuf,
+    pub options: ScoreOptions,
+}
+
+/// Fetches, runs the oracle (or reads its cached truth) and runs the engine on one
+/// corpus: the row without figures, and what scoring it reads — or, on any
+/// failure, the row with its outcome and nothing to score.
+pub fn prepare_corpus(
+    corpus: &CorpusEntry,
+    setup: &CorpusSetup,
+    analyzer: &dyn Analyzer,
+) -> (Row, Option<Prepared>) {
     let mut row = Row {
         id: corpus.id.clone(),
         language: corpus.language.clone(),
@@ -65,10 +96,12 @@ pub fn measure_corpus(corpus: &CorpusEntry, setup: &CorpusSetup, analyzer: &dyn 
         ..Row::default()
     };
     match run_pipeline(corpus, setup, analyzer, &mut row) {
-        Ok(()) => {}
-        Err(outcome) => row.outcome = Some(outcome),
+        Ok(prepared) => (row, Some(prepared)),
+        Err(outcome) => {
+            row.outcome = Some(outcome);
+            (row, None)
+        }
     }
-    row
 }
 
 fn run_pipeline(
@@ -76,7 +109,7 @@ fn run_pipeline(
     setup: &CorpusSetup,
     analyzer: &dyn Analyzer,
     row: &mut Row,
-) -> Result<(), Outcome> {
+) -> Result<Prepared, Outcome> {
     let oracle = oracle_named(&corpus.oracle.name).ok_or_else(|| Outcome::NotImplemented {
         tool: format!("oracle:{}", corpus.oracle.name),
         detail: "no adapter for this oracle yet".into(),
@@ -108,8 +141,12 @@ fn run_pipeline(
         only: None,
         names: NameRule::for_language(&corpus.language),
     };
-    crate::measure::fill_scores(row, &report, &truth, &options);
-    Ok(())
+    Ok(Prepared {
+        report,
+        truth,
+        root,
+        options,
+    })
 }
 
 fn run_oracle(

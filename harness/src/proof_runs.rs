@@ -218,29 +218,52 @@ fn build_and_run_java(
 }
 
 /// `rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs` in the copy (other
-/// modules come in through `mod x;` in main.rs), then the binary.
+/// modules come in through `mod x;` in main.rs), then the binary. A case with a
+/// `Cargo.toml` (its `[features]` are part of what it proves) is built by
+/// `cargo build --offline` instead, its binary `main` (`[[bin]] path = "main.rs"`).
 fn build_and_run_rust(
     rustc: &Tool,
     copy: &Path,
     scratch: &Path,
     bound: Duration,
 ) -> (Step, Result<oracles::Finished, Outcome>) {
-    let binary = scratch.join("main");
-    let built = rustc
-        .command(copy)
-        .args(["--edition", "2021", "-C", "opt-level=0", "-o"])
-        .arg(&binary)
-        .arg("main.rs")
-        .timeout(bound)
-        .run();
-    if let Err(outcome) = built {
-        return (Step::Failed(outcome.to_string()), Err(not_run()));
-    }
+    let built = if copy.join("Cargo.toml").is_file() {
+        cargo_build(copy, scratch, bound)
+    } else {
+        let binary = scratch.join("main");
+        rustc
+            .command(copy)
+            .args(["--edition", "2021", "-C", "opt-level=0", "-o"])
+            .arg(&binary)
+            .arg("main.rs")
+            .timeout(bound)
+            .run()
+            .map(|_| binary)
+    };
+    let binary = match built {
+        Ok(binary) => binary,
+        Err(outcome) => return (Step::Failed(outcome.to_string()), Err(not_run())),
+    };
     let ran = match Tool::at("main", &binary) {
         Ok(program) => program.command(copy).timeout(bound).run(),
         Err(outcome) => Err(outcome),
     };
     (Step::Done, ran)
+}
+
+/// `cargo build --offline` of a case's own manifest (no dependencies), its target
+/// directory in the scratch directory; the path of the binary `main`.
+fn cargo_build(copy: &Path, scratch: &Path, bound: Duration) -> Result<PathBuf, Outcome> {
+    let cargo = Tool::locate("cargo")?;
+    let target = scratch.join("target");
+    cargo
+        .command(copy)
+        .args(["build", "--offline", "--quiet"])
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TERM_COLOR", "never")
+        .timeout(bound)
+        .run()?;
+    Ok(target.join("debug").join("main"))
 }
 
 /// C: `cc -O0 -o <tmp>/main` every `*.c` of the copy; C++: `c++ -std=c++17 -O0`
@@ -307,6 +330,9 @@ fn pinned_tsc(case_dir: &Path) -> Result<Tool, Outcome> {
 /// A `main.js` case runs as it is (`node main.js`); a `main.ts` case is compiled
 /// first with the pinned tsc (`--outDir <tmp>/out --module commonjs --target
 /// es2020`, Node's types from the same install), then `node <tmp>/out/main.js`.
+/// A case that writes a `tsconfig.json` is built as that project (`tsc -p`, its own
+/// options and files; output in the copy's `out/`, so that its `package.json`
+/// `exports` and self-references resolve for node too), then `node out/main.js`.
 /// A missing tsc skips the case (`tool_missing`), never fails it.
 fn build_and_run_typescript(
     node: &Tool,
@@ -340,6 +366,9 @@ fn build_and_run_typescript(
         .and_then(Path::parent)
         .map(|modules| modules.join("@types"))
         .unwrap_or_default();
+    if copy.join("tsconfig.json").is_file() {
+        return build_and_run_typescript_project(node, &tsc, copy, &types, bound);
+    }
     let built = tsc
         .command(copy)
         .arg("--outDir")
@@ -359,6 +388,34 @@ fn build_and_run_typescript(
     let ran = node
         .command(copy)
         .arg(out.join("main.js"))
+        .timeout(bound)
+        .run();
+    (Step::Done, ran)
+}
+
+/// A case that is a tsc project: `tsc -p tsconfig.json --outDir out` in the copy
+/// (Node's types from the pinned install), then `node out/main.js`.
+fn build_and_run_typescript_project(
+    node: &Tool,
+    tsc: &Tool,
+    copy: &Path,
+    types: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let built = tsc
+        .command(copy)
+        .args(["-p", "tsconfig.json", "--outDir", "out"])
+        .args(["--skipLibCheck", "--types", "node"])
+        .arg("--typeRoots")
+        .arg(types)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = node
+        .command(copy)
+        .arg(copy.join("out/main.js"))
         .timeout(bound)
         .run();
     (Step::Done, ran)

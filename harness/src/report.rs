@@ -47,6 +47,10 @@ pub struct Entity {
     pub column: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_line: Option<u32>,
+    /// Written in code the build leaves out (or in a type stub): listed, never a
+    /// declaration a call can reach.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inactive: bool,
 }
 
 /// A call site (or, in `references`, a function used as a value) and its answer.
@@ -80,6 +84,20 @@ pub struct Call {
     /// never a site answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub may_reach: Option<MayReach>,
+    /// The callee's structure and what its first written name is (docs/REPORT.md);
+    /// only `harness misses` reads it, to group sites by shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<ReceiverShape>,
+}
+
+/// A call's `receiver` object: `callee` (the callee's structure), `kind` (what the
+/// name it starts from is) and `depth` (member reads after that name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReceiverShape {
+    pub callee: String,
+    pub kind: String,
+    #[serde(default)]
+    pub depth: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

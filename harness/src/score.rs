@@ -236,6 +236,11 @@ impl<'a> EntityIndex<'a> {
         };
         for entity in &report.entities {
             index.by_id.insert(entity.id, entity);
+            // A declaration the build leaves out shares no qualified name with the
+            // ones it compiles (a `#[cfg]` twin is no overload).
+            if entity.inactive {
+                continue;
+            }
             index
                 .by_qualified_name
                 .entry(&entity.qualified_name)
@@ -344,17 +349,55 @@ fn judge_population(
     index: &EntityIndex<'_>,
     scored: &mut Scored,
 ) {
+    scored.implicit += truth_sites.iter().filter(|s| s.implicit.is_some()).count() as u64;
+    scored.unjudged_truth += truth_sites
+        .iter()
+        .filter(|s| s.implicit.is_none() && s.unjudged.is_some())
+        .count() as u64;
+    for judged in judge_sites(kind, calls, truth_sites, pairing, index) {
+        let JudgedSite {
+            site,
+            partner,
+            record,
+        } = judged;
+        if record.is_judged_in_tree() && a_target_is_declared(site, index) {
+            scored.ceiling_hits += 1;
+        }
+        if let (true, Some(set)) = (
+            record.is_judged_in_tree(),
+            partner.and_then(|c| c.may_reach.as_ref()),
+        ) {
+            judge_may_reach(site, set, &mut scored.may_reach);
+        }
+        scored.sites.push(record);
+    }
+}
+
+/// One judged truth site, the engine site it paired with, and its record.
+#[derive(Debug, Clone)]
+pub struct JudgedSite<'a> {
+    pub site: &'a TruthSite,
+    pub partner: Option<&'a Call>,
+    pub record: SiteRecord,
+}
+
+/// Every judged truth site of one population (implicit and unjudged ones left
+/// out), in truth order, with its partner and verdict: what the figures count and
+/// what `harness misses` groups.
+pub fn judge_sites<'a>(
+    kind: SiteKind,
+    calls: &'a [Call],
+    truth_sites: &'a [TruthSite],
+    pairing: &Pairing,
+    index: &EntityIndex<'_>,
+) -> Vec<JudgedSite<'a>> {
     let mut seen: HashMap<(&str, u32, &str), u32> = HashMap::new();
+    let mut judged = Vec::new();
     for (i, site) in truth_sites.iter().enumerate() {
         let nth = seen.entry((&site.file, site.line, &site.name)).or_default();
         let this_nth = *nth;
         *nth += 1;
-        if site.implicit.is_some() {
-            scored.implicit += 1;
-            continue;
-        }
-        if site.unjudged.is_some() {
-            scored.unjudged_truth += 1;
+        if !site.is_judged() {
             continue;
         }
         let partner = pairing.truth_to_engine[i].map(|e| &calls[e]);
@@ -375,17 +418,13 @@ fn judge_population(
                 .and_then(|c| c.placed_by.clone()),
             primary: site.primary,
         };
-        if record.is_judged_in_tree() && a_target_is_declared(site, index) {
-            scored.ceiling_hits += 1;
-        }
-        if let (true, Some(set)) = (
-            record.is_judged_in_tree(),
-            partner.and_then(|c| c.may_reach.as_ref()),
-        ) {
-            judge_may_reach(site, set, &mut scored.may_reach);
-        }
-        scored.sites.push(record);
+        judged.push(JudgedSite {
+            site,
+            partner,
+            record,
+        });
     }
+    judged
 }
 
 /// Whether a may-reach set holds the targets the oracle saw at its site.

@@ -42,8 +42,17 @@ fn version_of(name: &str, version: &str) -> String {
 }
 
 /// Table cells may not hold a `|` or a line break.
-fn cell(text: &str) -> String {
+pub fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The language a row is summarised under: TSX is TypeScript (one frontend, one
+/// checker), every other language is its own.
+pub fn language_family(language: &str) -> &str {
+    match language {
+        "tsx" => "typescript",
+        other => other,
+    }
 }
 
 /// The columns of the row table; the figures start at [`FIRST_FIGURE_COLUMN`].
@@ -147,6 +156,7 @@ pub fn render_markdown(measurements: &Measurements) -> String {
         let _ = writeln!(md, "| {} |", cells.join(" | "));
     }
     md.push('\n');
+    render_by_language_section(&mut md, measurements);
     render_pairs(&mut md, measurements);
     render_may_reach(&mut md, measurements);
     crate::name_pairs::render_section(&mut md, measurements);
@@ -159,6 +169,128 @@ pub fn render_markdown(measurements: &Measurements) -> String {
         let _ = writeln!(md, "| {} | `{}` |", cell(&row.id), row.reproduce);
     }
     md
+}
+
+/// One language over its real corpora: proof rows and peer tools' rows apart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LanguageSummary {
+    pub language: String,
+    /// Corpora scored by site.
+    pub corpora: u64,
+    pub coverage_min: Option<f64>,
+    pub coverage_median: Option<f64>,
+    pub precision_min: Option<f64>,
+    pub precision_median: Option<f64>,
+    pub false_edges: u64,
+    /// Rows of the language without site figures, each with why (`pairs only`, an
+    /// outcome).
+    pub without_figures: Vec<String>,
+}
+
+/// A real corpus's row: not a proof row, not a peer tool's (`corpus@tool`).
+fn is_real_corpus_row(row: &Row) -> bool {
+    language_of_row(&row.id).is_none() && crate::python_rows::corpus_of_row(&row.id) == row.id
+}
+
+/// The middle value; the mean of the two middle values of an even count.
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+/// Each language's minimum and median coverage and precision over its real
+/// corpora, and its false edges; TSX rows count as TypeScript.
+pub fn language_summaries(measurements: &Measurements) -> Vec<LanguageSummary> {
+    let mut by_language: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+    for row in measurements.rows.iter().filter(|r| is_real_corpus_row(r)) {
+        by_language
+            .entry(language_family(&row.language))
+            .or_default()
+            .push(row);
+    }
+    by_language
+        .into_iter()
+        .map(|(language, rows)| summarise(language, &rows))
+        .collect()
+}
+
+fn summarise(language: &str, rows: &[&Row]) -> LanguageSummary {
+    let scored: Vec<&Figures> = rows
+        .iter()
+        .filter(|r| r.outcome.is_none())
+        .filter_map(|r| r.figures.as_ref())
+        .collect();
+    let coverage: Vec<f64> = scored.iter().filter_map(|f| f.coverage).collect();
+    let precision: Vec<f64> = scored.iter().filter_map(|f| f.precision).collect();
+    let without_figures = rows
+        .iter()
+        .filter(|r| r.outcome.is_some() || r.figures.is_none())
+        .map(|r| match (&r.outcome, &r.name_pairs) {
+            (Some(o), _) => format!("{} ({})", r.id, o.token()),
+            (None, Some(_)) => format!("{} (pairs only)", r.id),
+            (None, None) => format!("{} (no figures)", r.id),
+        })
+        .collect();
+    LanguageSummary {
+        language: language.to_string(),
+        corpora: scored.len() as u64,
+        coverage_min: coverage.iter().copied().reduce(f64::min),
+        coverage_median: median(&coverage),
+        precision_min: precision.iter().copied().reduce(f64::min),
+        precision_median: median(&precision),
+        false_edges: scored.iter().map(|f| f.false_edges).sum(),
+        without_figures,
+    }
+}
+
+/// The "By language" table (also the README's measurement excerpt).
+pub fn render_by_language(measurements: &Measurements) -> String {
+    let mut md = header(&[
+        "language",
+        "corpora",
+        "coverage min",
+        "coverage median",
+        "precision min",
+        "precision median",
+        "false edges",
+        "without site figures",
+    ]);
+    for s in language_summaries(measurements) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&s.language),
+            s.corpora,
+            percent(s.coverage_min),
+            percent(s.coverage_median),
+            percent(s.precision_min),
+            percent(s.precision_median),
+            s.false_edges,
+            cell(&s.without_figures.join(", "))
+        );
+    }
+    md
+}
+
+/// The section, when real corpora were measured (a proofs-only run has none).
+fn render_by_language_section(md: &mut String, measurements: &Measurements) {
+    if !measurements.rows.iter().any(is_real_corpus_row) {
+        return;
+    }
+    md.push_str(
+        "## By language
+
+",
+    );
+    md.push_str("Each language over its real corpora (proof rows and peer tools apart; TSX counts as TypeScript): the minimum and the median of coverage and of precision, and the false edges of all its corpora.\n\n");
+    md.push_str(&render_by_language(measurements));
+    md.push('\n');
 }
 
 fn render_pairs(md: &mut String, measurements: &Measurements) {

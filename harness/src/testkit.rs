@@ -15,6 +15,7 @@ pub fn entity(id: u64, qualified_name: &str, file: &str, line: u32) -> Entity {
         line,
         column: Some(1),
         end_line: Some(line + 1),
+        inactive: false,
     }
 }
 
@@ -47,6 +48,7 @@ pub fn call(line: u32, column: Option<u32>, name: &str) -> Call {
         outside: None,
         reason: Some("receiver_type_unknown".into()),
         may_reach: None,
+        receiver: None,
     }
 }
 

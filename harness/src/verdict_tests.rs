@@ -65,6 +65,22 @@ fn in_tree_truth_verdicts() {
 }
 
 #[test]
+fn an_inactive_twin_is_no_overload() {
+    // `def f` in a branch the build does not take (inactive) beside the one it
+    // compiles: the call named the only declaration a call can reach.
+    let mut twin = entity(5, "a.py::f", "a.py", 7);
+    twin.inactive = true;
+    let mut all = entities();
+    all.push(twin);
+    let c = call(10, Some(5), "f").to("lexical", "a.py::f", "a.py", 1);
+    let v = verdicts(
+        &report(all, vec![c]),
+        &truth(vec![site(10, Some(5), "f", &[("a.py", 1)])]),
+    );
+    assert_eq!(v, [Verdict::Right]);
+}
+
+#[test]
 fn overload_verdicts_count_declarations_in_the_report() {
     let at = || call(10, Some(5), "h");
     let wants_4 = || site(10, Some(5), "h", &[("a.py", 4)]);
@@ -77,6 +93,18 @@ fn overload_verdicts_count_declarations_in_the_report() {
     let wants_g = site(10, Some(5), "h", &[("a.py", 2)]);
     assert_eq!(one(h(at()), wants_g.clone()), Verdict::Wrong);
     assert_eq!(one(h(at()).declaring(3), wants_g), Verdict::Wrong);
+}
+
+#[test]
+fn a_declaration_the_build_leaves_out_is_no_overload() {
+    let mut twins = entities();
+    twins[2].inactive = true;
+    let c = call(10, Some(5), "h").to("qualified_path", "a.py::h", "a.py", 4);
+    let v = verdicts(
+        &report(twins, vec![c]),
+        &truth(vec![site(10, Some(5), "h", &[("a.py", 4)])]),
+    );
+    assert_eq!(v, vec![Verdict::Right]);
 }
 
 #[test]

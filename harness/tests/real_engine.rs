@@ -158,3 +158,88 @@ fn the_real_engines_report_is_read_by_the_scorer() {
         assert_code(&output, 0);
     });
 }
+
+/// The CI matrix's contract (.github/workflows/measure.yml): `measure --shard K/3`
+/// on three machines and a `merge` of their measurements.json write exactly the
+/// tables of one unsharded run — on the real proof rows with the real engine, which
+/// take seconds. A shard assignment that dropped a row, or gave one to two shards,
+/// would fail it: the merge of two shards is checked to differ, and a row measured
+/// twice is refused.
+#[test]
+fn three_shards_merge_into_the_unsharded_run_byte_for_byte() {
+    with_engine(|engine| {
+        let dir = workdir();
+        let proofs = proofs_dir();
+        let measure = |out: &Path, extra: &[&str]| {
+            let mut args = vec![
+                "measure",
+                "--all",
+                "--proofs",
+                proofs.to_str().unwrap(),
+                "--engine",
+                engine.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ];
+            args.extend_from_slice(extra);
+            assert_code(&harness(dir.path(), &args), 0);
+        };
+        let full = dir.path().join("full");
+        measure(&full, &[]);
+        let mut shards = Vec::new();
+        for k in 1..=3 {
+            let out = dir.path().join(format!("shard-{k}"));
+            measure(&out, &["--shard", &format!("{k}/3")]);
+            shards.push(out.join("measurements.json"));
+        }
+        let ids = |path: &Path| -> Vec<String> {
+            let json: serde_json::Value = serde_json::from_slice(&read(path)).unwrap();
+            json["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["id"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let mut together: Vec<String> = shards.iter().flat_map(|s| ids(s)).collect();
+        assert!(
+            shards.iter().all(|s| !ids(s).is_empty()),
+            "every shard measures a row"
+        );
+        together.sort();
+        assert_eq!(together, ids(&full.join("measurements.json")));
+
+        let merge = |inputs: &[&PathBuf], out: &Path| {
+            let mut args = vec!["merge"];
+            args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+            args.extend(["--out", out.to_str().unwrap()]);
+            harness(dir.path(), &args)
+        };
+        // In another order than the shards': the result may not depend on it.
+        let merged = dir.path().join("merged");
+        assert_code(&merge(&[&shards[2], &shards[0], &shards[1]], &merged), 0);
+        for file in OUTPUTS {
+            assert_eq!(
+                read(&full.join(file)),
+                read(&merged.join(file)),
+                "{file}: the merge of three shards differs from the unsharded run"
+            );
+        }
+        // The comparison can fail: a dropped shard's rows are missed...
+        let partial = dir.path().join("partial");
+        assert_code(&merge(&[&shards[0], &shards[2]], &partial), 0);
+        assert_ne!(
+            read(&full.join("MEASUREMENTS.md")),
+            read(&partial.join("MEASUREMENTS.md"))
+        );
+        // ...and a row two shards measured is refused.
+        let twice = dir.path().join("twice");
+        let output = merge(&[&shards[0], &shards[1], &shards[1]], &twice);
+        assert_code(&output, 2);
+        assert!(
+            stderr(&output).contains("duplicate_row"),
+            "{}",
+            stderr(&output)
+        );
+    });
+}

@@ -16,7 +16,9 @@ Written for the harness (oracles/src/pytrace.rs), which wraps the sites into a t
   read with `ast` to find the name line). Otherwise it is outside, with its module.
 - Calls the source does not write are classified and kept apart (`implicit`): import
   machinery, `__build_class__`, class bodies, comprehension bodies, Python functions
-  called back from a builtin (`sorted(key=f)`), property getters and operator or
+  called back from a builtin (`sorted(key=f)`, and `list(gen)`, `deque(it)`: a call
+  of a builtin type, which the profiler does not report as a C call, that runs the
+  tree's generators and callbacks), property getters and operator or
   protocol dunders (the caller's instruction is not a call). `for` loops keep their
   `__iter__`/`__next__` calls, named so, as the engine names them.
 - Sites in files outside ROOT are dropped.
@@ -34,6 +36,7 @@ import threading
 import types
 
 CO_OPTIMIZED = 0x0001
+TPFLAGS_HEAPTYPE = 1 << 9  # a class written in Python (a type implemented in C lacks it)
 CO_GENERATOR_LIKE = 0x20 | 0x80 | 0x200  # generator | coroutine | async generator
 CALL_OPS = {"CALL", "CALL_FUNCTION_EX", "PRECALL", "CALL_FUNCTION", "CALL_METHOD",
             "CALL_FUNCTION_KW", "CALL_KW"}
@@ -51,6 +54,9 @@ class Tracer:
         self.sites = {}
         # id(frame) -> number of C calls under way in that frame
         self.in_c = {}
+        # caller code -> the globals its frames read (to tell, afterwards, which
+        # written names were bound to builtin types)
+        self.globals_of = {}
         self.events = 0
 
     def relpath(self, code):
@@ -79,6 +85,8 @@ class Tracer:
             if code.co_flags & CO_GENERATOR_LIKE and frame.f_lasti > 0:
                 return  # a generator resumed, not called
             self.events += 1
+            if ccode not in self.globals_of:
+                self.globals_of[ccode] = caller.f_globals
             via_c = self.in_c.get(id(caller), 0) > 0
             key = (ccode, caller.f_lasti)
             targets = self.sites.setdefault(key, {})
@@ -281,6 +289,12 @@ class Normalizer:
                 why = "with_exit" if any(callee_name(k) in ("__exit__", "__aexit__") for _, _, k in explicit) else unjudged
                 implicit = implicit + [(t, why, k) for t, _, k in explicit]
                 explicit = []
+            if explicit and self.calls_a_builtin_type(ccode, index, lineno, col, end_lineno, end_col):
+                # `list(gen)`, `tuple(it)`, `deque(xs)`: the call written runs a
+                # builtin type, whose construction is no profiler C call; what it
+                # runs of the tree (a generator, a callback) it calls itself.
+                implicit = implicit + [(t, "via_builtin", k) for t, _, k in explicit if k[0] != "c"]
+                explicit = [e for e in explicit if e[2][0] == "c"]
             if name and explicit:
                 # A builtin or type that calls a dunder of its argument (`str(x)` runs
                 # x.__str__, `zip(a, b)` runs __iter__): the call written is the
@@ -302,6 +316,28 @@ class Normalizer:
                 out.append(dict(base, name=names[0], targets=[], implicit=why))
         out.sort(key=lambda s: (s["file"], s["line"], s["column"], s["name"], s.get("implicit", "")))
         return out
+
+    def calls_a_builtin_type(self, ccode, index, line, col, end_line, end_col):
+        """Whether the call at this span writes a bare name that the caller's module
+        binds (or the builtins bind) to a type implemented in C, and no local of
+        the caller shadows it."""
+        call = index.calls.get((line, col, end_line, end_col))
+        if call is None or not isinstance(call.func, ast.Name):
+            return False
+        name = call.func.id
+        if name in ccode.co_varnames or name in ccode.co_cellvars or name in ccode.co_freevars:
+            return False
+        if not ccode.co_flags & CO_OPTIMIZED and ccode.co_name != "<module>":
+            return False  # a class body: its names are its own locals
+        namespace = self.tracer.globals_of.get(ccode) or {}
+        if name in namespace:
+            obj = namespace[name]
+        else:
+            builtins = namespace.get("__builtins__", __builtins__)
+            if isinstance(builtins, types.ModuleType):
+                builtins = vars(builtins)
+            obj = builtins.get(name)
+        return isinstance(obj, type) and not obj.__flags__ & TPFLAGS_HEAPTYPE
 
     def site_name(self, index, op, line, col, end_line, end_col):
         """(name as written, why unjudged or None)."""
@@ -338,6 +374,11 @@ class Normalizer:
                 return target, "implicit_" + op.lower(), None
             return target, None, {"kind": "outside", "symbol": module + "." + qualname}
         _, code, via_c = target
+        if op in ITER_OPS and code.co_name != ITER_OPS[op] and not code.co_flags & CO_GENERATOR_LIKE:
+            # A `for` over a builtin iterator that calls the tree back
+            # (`iter(partial(take, n), [])`): the loop's `__next__` is the
+            # builtin's, and what it runs is no call the loop writes.
+            return target, "via_builtin", None
         rel = self.tracer.relpath(code)
         if rel is None:
             symbol = code.co_qualname if hasattr(code, "co_qualname") else code.co_name

@@ -9,7 +9,10 @@
 //! Calls of predeclared functions are set apart (`"implicit": "builtin"`);
 //! conversions are not calls and are not sites; a call of a func-valued variable
 //! or of a computed expression is unjudged. The helper's module and the corpus's
-//! dependencies come from the Go module proxy only, into the cache.
+//! dependencies come from the Go module proxy only, into the cache. The corpus's
+//! build tags (corpora.json `build.go_tags`) are given to `go list` as `-tags`, so
+//! the oracle loads the files the engine reads; cgo is off (`CGO_ENABLED=0`: the
+//! helper does not run cgo), where the engine's default build has it on.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -61,6 +64,7 @@ impl Oracle for GoTypes {
         let work = absolute_dir(options.work_dir)?;
         let helper = build_helper(&go, &version, &cache, options.timeout)?;
         let out = work.join("sites.jsonl");
+        let goflags = run_goflags(options.build)?;
         let finished = go_env(
             Tool::at("gotypes", &helper)?
                 .command(&root)
@@ -68,6 +72,7 @@ impl Oracle for GoTypes {
                 .timeout(options.timeout),
             &cache,
         )
+        .env("GOFLAGS", goflags)
         .run()?;
         std::fs::write(&out, &finished.stdout)
             .map_err(|e| failed(format!("cannot keep the helper's sites: {e}")))?;
@@ -102,6 +107,43 @@ fn go_env(invocation: Invocation, cache: &Path) -> Invocation {
         .env("GOPATH", cache.join("gopath"))
         .env("GOMODCACHE", cache.join("gomodcache"))
         .env("GOCACHE", cache.join("gocache"))
+}
+
+/// GOFLAGS of the helper's run: `-mod=mod`, and the corpus's build tags
+/// (corpora.json `build.go_tags`) as `-tags`, which `go list` under go/packages
+/// reads from the environment, so the oracle loads the files the engine reads
+/// (`callgraph --go-tags`). The default build writes no `-tags`: its truth is the
+/// one this adapter version always gave.
+fn run_goflags(build: &serde_json::Value) -> Result<String, Outcome> {
+    let tags = build_tags(build)?;
+    Ok(match tags.is_empty() {
+        true => "-mod=mod".to_string(),
+        false => format!("-mod=mod -tags={}", tags.join(",")),
+    })
+}
+
+/// `build.go_tags`: build tags, each letters, digits, `_` or `.` (as the go tool
+/// reads them; a space would split GOFLAGS).
+fn build_tags(build: &serde_json::Value) -> Result<Vec<String>, Outcome> {
+    let bad = |what: String| failed(format!("build.go_tags: {what}"));
+    let items = match build.get("go_tags") {
+        None | Some(serde_json::Value::Null) => return Ok(Vec::new()),
+        Some(serde_json::Value::Array(items)) => items,
+        Some(other) => return Err(bad(format!("expected a list of tags, found {other}"))),
+    };
+    items
+        .iter()
+        .map(|item| {
+            let tag = item.as_str().unwrap_or("");
+            let valid = !tag.is_empty()
+                && tag
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            valid
+                .then(|| tag.to_string())
+                .ok_or_else(|| bad(format!("{item} is not a build tag")))
+        })
+        .collect()
 }
 
 /// Builds the helper once per (sources, toolchain) under the cache.
@@ -175,6 +217,32 @@ mod tests {
     fn the_helper_module_is_pinned() {
         assert!(HELPER_GO_MOD.contains("golang.org/x/tools v"));
         assert!(HELPER_GO_SUM.contains("golang.org/x/tools"));
+    }
+
+    #[test]
+    fn the_corpus_build_tags_reach_go_list() {
+        assert_eq!(run_goflags(crate::DEFAULT_BUILD).unwrap(), "-mod=mod");
+        assert_eq!(
+            run_goflags(&serde_json::json!({})).unwrap(),
+            "-mod=mod",
+            "a build entry without tags is the default build"
+        );
+        assert_eq!(
+            run_goflags(&serde_json::json!({"go_tags": ["purego", "netgo"]})).unwrap(),
+            "-mod=mod -tags=purego,netgo"
+        );
+        for bad in [
+            serde_json::json!({"go_tags": ["a b"]}),
+            serde_json::json!({"go_tags": [""]}),
+            serde_json::json!({"go_tags": [3]}),
+            serde_json::json!({"go_tags": "purego"}),
+        ] {
+            assert_eq!(
+                run_goflags(&bad).unwrap_err().token(),
+                "tool_failed",
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -774,10 +774,11 @@ fn read_path(text: &str, start: usize, rust: bool) -> Option<(String, usize, boo
     }
 }
 
-/// Words that are never the name of a called function.
+/// Words that are never the name of a called function. `crate`, `self` and `super`
+/// are not among them: they start paths (`crate::a::f()`).
 const RUST_KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+    "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "fn",
+    "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
     "return", "static", "struct", "trait", "type", "unsafe", "use", "where", "while",
 ];
 const C_KEYWORDS: &[&str] = &[
@@ -853,6 +854,12 @@ mod tests {
         assert_eq!((name.as_str(), at + 1, called), ("generic", 19, true));
         let line = "    println!(\"{}\", x);";
         assert!(read_path(line, 4, true).unwrap().3);
+        // A path from the crate's root is read to its last segment.
+        let line = "    crate::find_byte::find_byte(needle, haystack)";
+        let (name, at, called, _) = read_path(line, 4, true).unwrap();
+        assert_eq!((name.as_str(), at + 1, called), ("find_byte", 23, true));
+        let line = "    super::util::helper(1)";
+        assert_eq!(read_path(line, 4, true).unwrap().0, "helper");
         let line = "    let v: u32 = s.parse()?;";
         assert!(read_path(line, 26, true).is_none());
         let line = "  std::printf(\"%d\", twice<double>(2.0));";

@@ -50,7 +50,9 @@ pub trait Oracle {
 
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
-    &["clang", "gotypes", "javac", "pytrace", "rustc", "tsc"]
+    &[
+        "clang", "gotypes", "javac", "pytrace", "rustc", "rustc-ir", "tsc",
+    ]
 }
 
 /// The adapter named `name`, when one is implemented.
@@ -61,7 +63,9 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         "tsc" => Some(Box::new(crate::tsc::Tsc)),
-        "rustc" => Some(Box::new(crate::rustc::Rustc)),
+        "rustc" => Some(Box::new(crate::rustc_thir::RustcThir)),
+        // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
+        "rustc-ir" => Some(Box::new(crate::rustc::Rustc)),
         "clang" => Some(Box::new(crate::clang::Clang)),
         _ => None,
     }

@@ -10,8 +10,9 @@
 //!   is its first decorator's line, and the helper reads the source with `ast` to move
 //!   it to the name.
 //! - Calls the source does not write (import machinery, `__build_class__`, class and
-//!   comprehension bodies, functions called back by builtins, property getters,
-//!   operator dunders) are `implicit`, counted and never scored.
+//!   comprehension bodies, functions called back by builtins or run by a call of a
+//!   builtin type such as `list(gen)`, property getters, operator dunders) are
+//!   `implicit`, counted and never scored.
 //! - The trace sees only what ran: sites the tests never reach are not in the truth
 //!   (their engine answers are unjudged), and a run that fails some tests still
 //!   traces what ran.
@@ -62,7 +63,11 @@ impl Oracle for Pytrace {
     }
 
     fn version(&self) -> &'static str {
-        "1"
+        // 2: what a call of a builtin type (`list(gen)`, `deque(it)`) runs of the
+        // tree is set apart as `via_builtin`, like a builtin function's callbacks.
+        // 3: so is a function other than `__iter__`/`__next__` that a `for` loop's
+        // builtin iterator runs (`for c in iter(partial(take, n), [])`).
+        "3"
     }
 
     fn toolchain_version(&self) -> Result<String, Outcome> {

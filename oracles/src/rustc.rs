@@ -1,6 +1,8 @@
-//! The rustc oracle: the LLVM IR rustc emits for the corpus crate, with full debug
-//! info and no optimisation, read by [`crate::llvm_ir`] and turned into a truth by
-//! [`crate::llvm_truth`].
+//! The LLVM IR reading of a Rust crate (`rustc-ir`, the second reading of the rustc
+//! oracle since adapter 3 reads the THIR: [`crate::rustc_thir`]): the LLVM IR rustc
+//! emits for the corpus crate, with full debug info and no optimisation, read by
+//! [`crate::llvm_ir`] and turned into a truth by [`crate::llvm_truth`]. `harness
+//! crosscheck` compares the two on the sites both see.
 //!
 //! The crate is copied under the cache (its analysed tree is never written to), given
 //! the committed lock file `oracles/rust/<lock>/Cargo.lock` (its dependencies come
@@ -11,6 +13,10 @@
 //! -C codegen-units=1 -C link-dead-code`
 //!
 //! (one `.ll` per target; `link-dead-code` keeps private functions nothing calls).
+//! The corpus's build configuration (`OracleOptions::build`) becomes cargo's own
+//! feature flags — `cfg` entries `feature="x"` → `--features x`,
+//! `no_default_features` → `--no-default-features` — so the oracle compiles the
+//! program the engine reads; the default build adds no flag.
 //! All modules are read together, so a test crate's call of a non-generic library
 //! function resolves to the library's definition. std and dependency callees lie
 //! outside the tree; drops, panic/overflow checks and calls inside macro expansions
@@ -26,8 +32,9 @@ use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
 use crate::truth::{OracleStamp, Truth};
 
-/// Bumped whenever what the adapter emits changes (truths are cached by it).
-pub const ADAPTER_VERSION: &str = "2";
+/// Bumped whenever what the adapter emits changes (truths are cached by it). 3: a
+/// path starting with `crate::` is read as written (it was set apart).
+pub const ADAPTER_VERSION: &str = "3";
 
 /// The committed lock files, by the name `oracle.options.lock` gives.
 pub const LOCKS: &[(&str, &str)] = &[
@@ -117,13 +124,13 @@ impl RustcOptions {
     }
 }
 
-/// The rustc oracle.
+/// The rustc LLVM IR reading.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Rustc;
 
 impl Oracle for Rustc {
     fn name(&self) -> &'static str {
-        "rustc"
+        "rustc-ir"
     }
 
     fn version(&self) -> &'static str {
@@ -136,6 +143,7 @@ impl Oracle for Rustc {
 
     fn run(&self, corpus_dir: &Path, options: &OracleOptions<'_>) -> Result<Truth, Outcome> {
         let rust_options = RustcOptions::from_json(options.options).map_err(failed)?;
+        let feature_flags = cargo_feature_flags(options.build).map_err(failed)?;
         let cargo = Tool::locate("cargo")?;
         let version = self.toolchain_version()?;
         let root = corpus_dir
@@ -187,6 +195,7 @@ impl Oracle for Rustc {
                 .command(&copy)
                 .args(["rustc", pinning, "--quiet"])
                 .args(target)
+                .args(&feature_flags)
                 .arg("--")
                 .args(IR_FLAGS)
                 .env("CARGO_TARGET_DIR", &target_dir)
@@ -229,13 +238,61 @@ impl Oracle for Rustc {
             .canonicalize()
             .map_err(|e| failed(format!("cannot resolve the copy: {e}")))?;
         let sites = SiteBuilder::new(&root, &compiled, flavor, &demangled).sites(&calls);
-        let oracle = OracleStamp::at_name("rustc", version_word(&version), ADAPTER_VERSION);
+        let oracle = OracleStamp::at_name("rustc-ir", version_word(&version), ADAPTER_VERSION);
         ir_truth(options.corpus_id, oracle, sites).map_err(failed)
     }
 }
 
+/// Cargo's flags for the corpus's build configuration (`{"cfg": ["feature=\"x\""],
+/// "no_default_features": true}`): `--no-default-features`, then `--features x,y`.
+/// A `cfg` option that is no feature is refused: cargo has no flag that gives it to
+/// the library and to a test target alike, and a build that differs from the
+/// engine's reading would score another program.
+pub fn cargo_feature_flags(build: &serde_json::Value) -> Result<Vec<String>, String> {
+    let mut flags = Vec::new();
+    if build.is_null() {
+        return Ok(flags);
+    }
+    if build
+        .get("no_default_features")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+    {
+        flags.push("--no-default-features".to_string());
+    }
+    let mut features = Vec::new();
+    let options = build.get("cfg").and_then(|v| v.as_array());
+    for option in options.into_iter().flatten() {
+        let text = option.as_str().unwrap_or_default();
+        let feature = text
+            .split_once('=')
+            .filter(|(key, _)| key.trim() == "feature")
+            .and_then(|(_, value)| value.trim().strip_prefix('"'))
+            .and_then(|value| value.strip_suffix('"'))
+            .filter(|name| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_/".contains(c))
+            });
+        match feature {
+            Some(name) => features.push(name.to_string()),
+            None => {
+                return Err(format!(
+                    "build cfg `{text}`: the rustc oracle builds only `feature=\"x\"` options"
+                ))
+            }
+        }
+    }
+    if !features.is_empty() {
+        flags.push("--features".to_string());
+        flags.push(features.join(","));
+    }
+    Ok(flags)
+}
+
 /// `rustc 1.95.0 (59807616e 2026-04-14)` → `1.95.0`.
-fn version_word(version: &str) -> String {
+pub(crate) fn version_word(version: &str) -> String {
     version
         .split_whitespace()
         .nth(1)
@@ -245,7 +302,7 @@ fn version_word(version: &str) -> String {
 
 /// Makes the copied manifest its own workspace (a cache inside a cargo workspace
 /// would otherwise be taken for a member of it) and returns the library's crate name.
-fn standalone_manifest(manifest: &Path) -> Result<String, Outcome> {
+pub(crate) fn standalone_manifest(manifest: &Path) -> Result<String, Outcome> {
     let mut text = std::fs::read_to_string(manifest)
         .map_err(|e| failed(format!("the crate has no Cargo.toml: {e}")))?;
     let name = package_name(&text)
@@ -323,6 +380,26 @@ fn failed(detail: String) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_build_configuration_becomes_cargo_feature_flags() {
+        assert!(cargo_feature_flags(&serde_json::Value::Null)
+            .unwrap()
+            .is_empty());
+        assert!(cargo_feature_flags(&serde_json::json!({}))
+            .unwrap()
+            .is_empty());
+        let build = serde_json::json!({
+            "cfg": ["feature=\"string\"", "feature = \"wrap_help\""],
+            "no_default_features": true
+        });
+        assert_eq!(
+            cargo_feature_flags(&build).unwrap(),
+            ["--no-default-features", "--features", "string,wrap_help"]
+        );
+        assert!(cargo_feature_flags(&serde_json::json!({"cfg": ["my_flag"]})).is_err());
+        assert!(cargo_feature_flags(&serde_json::json!({"cfg": ["feature=\"a b\""]})).is_err());
+    }
 
     #[test]
     fn options_are_checked() {

@@ -31,7 +31,13 @@
 //!   is not known), `dynamic_callee` (no name token: `f()()`, `a[k]()`, named `()` at
 //!   its `(`);
 //! - the caller is the innermost enclosing function, method, constructor, accessor or
-//!   lambda (a class member initializer's: the class); top-level code has none.
+//!   lambda (a class member initializer's: the class); top-level code has none;
+//! - the programs are the ones the engine reads (engine/src/lang/typescript/project.rs):
+//!   each `tsconfig.json` / `jsconfig.json` of the tree (and each config their
+//!   `references` name) with its own files and options, then one program of the files
+//!   no config holds with the helper's defaults; the corpus's build configuration
+//!   (`compiler_options`) over every program's options. A file is judged in the first
+//!   program that reads it; a file some config holds and no program reads has no site.
 
 use std::path::{Path, PathBuf};
 
@@ -44,11 +50,11 @@ use crate::truth::{OracleStamp, Truth};
 
 /// The adapter's version: bump it when what the truth says changes (the helper's text
 /// is pinned by a test, so changing it asks for a bump). Truths are cached by it.
-pub const ADAPTER_VERSION: &str = "1";
+pub const ADAPTER_VERSION: &str = "2";
 
 /// The sha256 of [`HELPER_SOURCE`] this adapter version was written for.
 #[cfg(test)]
-const HELPER_SHA256: &str = "cc2dc5b8194600c42769019e7804d423e6fdcfbe509890b2c1a9e87f086fecba";
+const HELPER_SHA256: &str = "f28827e3bc7eca93c43bbbbd792c2971001a866e08050e94c79711e8cb1931aa";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../tsc/calls.js");
@@ -72,19 +78,29 @@ const HEAP_MIB: u32 = 6144;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Tsc;
 
-/// `oracle.options` of a tsc corpus.
+/// `oracle.options` of a tsc corpus. Compiler options are not among them: they are
+/// the corpus's build configuration (`build.compiler_options`), which the engine is
+/// given too, so that both read one program.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TscOptions {
-    /// Compiler options as a tsconfig.json writes them (`"jsx": "react-jsx"`,
-    /// `"module": "commonjs"`, `"paths"` relative to the root), on top of the helper's
-    /// defaults (allowJs, checkJs, skipLibCheck, es2022, bundler resolution,
-    /// `types: ["node"]`).
-    #[serde(default, rename = "compilerOptions")]
-    pub compiler_options: serde_json::Map<String, serde_json::Value>,
     /// Files not given to the checker, by file name or path relative to the root.
     #[serde(default)]
     pub exclude: Vec<String>,
+}
+
+/// The compiler options of the corpus's build configuration (`compiler_options`,
+/// as a tsconfig.json writes them: `"jsx": "react-jsx"`, `"module": "commonjs"`,
+/// `"paths"` relative to the root), over every program's options; `{}` for the
+/// default build.
+pub fn build_compiler_options(build: &serde_json::Value) -> Result<serde_json::Value, String> {
+    match build.get("compiler_options") {
+        None | Some(serde_json::Value::Null) => Ok(serde_json::json!({})),
+        Some(o @ serde_json::Value::Object(_)) => Ok(o.clone()),
+        Some(other) => Err(format!(
+            "build.compiler_options for tsc: expected an object, found {other}"
+        )),
+    }
 }
 
 impl TscOptions {
@@ -136,11 +152,16 @@ impl Oracle for Tsc {
         let list = work.join("files.txt");
         std::fs::write(&list, files.join("\n") + "\n")
             .map_err(|e| failed(format!("cannot write the file list: {e}")))?;
+        let configs = config_files(&root)
+            .map_err(|e| failed(format!("cannot list the tree's configs: {e}")))?;
+        let config_list = work.join("configs.txt");
+        std::fs::write(&config_list, configs.join("\n") + "\n")
+            .map_err(|e| failed(format!("cannot write the config list: {e}")))?;
         let helper = work.join("calls.js");
         std::fs::write(&helper, HELPER_SOURCE)
             .map_err(|e| failed(format!("cannot write the helper: {e}")))?;
         let out = work.join("sites.jsonl");
-        let compiler_options = serde_json::Value::Object(tsc_options.compiler_options);
+        let compiler_options = build_compiler_options(options.build).map_err(failed)?;
 
         node.command(&work)
             .arg(format!("--max-old-space-size={HEAP_MIB}"))
@@ -155,6 +176,8 @@ impl Oracle for Tsc {
             .arg(&out)
             .arg("--options")
             .arg(compiler_options.to_string())
+            .arg("--configs")
+            .arg(&config_list)
             .timeout(options.timeout)
             .run()?;
 
@@ -277,6 +300,39 @@ pub fn source_files(root: &Path, exclude: &[String]) -> std::io::Result<Vec<Stri
     Ok(found)
 }
 
+/// The tree's `tsconfig.json` and `jsconfig.json` (relative, sorted), as the engine's
+/// discovery finds them: not under `node_modules`, not under a hidden directory.
+pub fn config_files(root: &Path) -> std::io::Result<Vec<String>> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if kind.is_dir() {
+                if name != "node_modules" && !name.starts_with('.') {
+                    stack.push(entry.path());
+                }
+                continue;
+            }
+            if kind.is_file() && (name == "tsconfig.json" || name == "jsconfig.json") {
+                let relative = entry
+                    .path()
+                    .strip_prefix(root)
+                    .expect("walked under the root")
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                found.push(relative);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
     crate::toolchain::absolute_dir(TOOL, path)
 }
@@ -308,21 +364,59 @@ mod tests {
 
     #[test]
     fn options_are_checked() {
-        let ok = serde_json::json!({"compilerOptions": {"jsx": "react-jsx"},
-                                    "exclude": ["vendor.js"]});
+        let ok = serde_json::json!({"exclude": ["vendor.js"]});
         let parsed = TscOptions::from_json(&ok).unwrap();
-        assert_eq!(parsed.compiler_options["jsx"], "react-jsx");
         assert_eq!(parsed.exclude, vec!["vendor.js".to_string()]);
         assert_eq!(
             TscOptions::from_json(&serde_json::Value::Null).unwrap(),
             TscOptions::default()
         );
+        // Compiler options are the build configuration's, never the oracle's alone.
         for bad in [
             serde_json::json!({"compileroptions": {}}),
-            serde_json::json!({"compilerOptions": ["x"]}),
+            serde_json::json!({"compilerOptions": {"jsx": "react-jsx"}}),
         ] {
             assert!(TscOptions::from_json(&bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn compiler_options_come_from_the_build_configuration() {
+        let build = serde_json::json!({"compiler_options": {"module": "commonjs"}});
+        assert_eq!(
+            build_compiler_options(&build).unwrap(),
+            serde_json::json!({"module": "commonjs"})
+        );
+        assert_eq!(
+            build_compiler_options(&serde_json::Value::Null).unwrap(),
+            serde_json::json!({})
+        );
+        assert!(build_compiler_options(&serde_json::json!({"compiler_options": []})).is_err());
+    }
+
+    #[test]
+    fn configs_are_listed_as_discovery_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in [
+            "tsconfig.json",
+            "packages/a/tsconfig.json",
+            "web/jsconfig.json",
+            "tsconfig.base.json",
+            "node_modules/x/tsconfig.json",
+            ".hidden/tsconfig.json",
+        ] {
+            let path = dir.path().join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "{}").unwrap();
+        }
+        assert_eq!(
+            config_files(dir.path()).unwrap(),
+            [
+                "packages/a/tsconfig.json",
+                "tsconfig.json",
+                "web/jsconfig.json"
+            ]
+        );
     }
 
     #[test]

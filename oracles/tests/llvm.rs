@@ -1,4 +1,4 @@
-//! The rustc and clang adapters on tiny programs (oracles/tests/fixtures/llvm/):
+//! The rustc LLVM IR reading (`rustc-ir`) and the clang adapter on tiny programs (oracles/tests/fixtures/llvm/):
 //! compiled by the real toolchain, the IR read back, and what the truth says about
 //! each site asserted by line and column. A machine without the toolchain gets the
 //! outcome `tool_missing`, which is asserted instead (`make setup` installs clang;
@@ -99,8 +99,8 @@ fn is_outside(site: &TruthSite, symbol: &str) -> bool {
 fn rustc_truth_names_written_calls_and_sets_compiler_calls_apart() {
     let dir = tempfile::tempdir().unwrap();
     let root = copy_of("rust", dir.path());
-    let truth = run("rustc", "rust", &root, serde_json::json!({})).unwrap();
-    assert_eq!(truth.oracle.name, "rustc");
+    let truth = run("rustc-ir", "rust", &root, serde_json::json!({})).unwrap();
+    assert_eq!(truth.oracle.name, "rustc-ir");
     let lib = "src/lib.rs";
     let util = "src/util.rs";
 
@@ -132,6 +132,13 @@ fn rustc_truth_names_written_calls_and_sets_compiler_calls_apart() {
     let helper = site(&truth, lib, 12, "helper");
     assert_eq!(helper.targets, [in_tree(util, 33)]);
     assert_eq!(helper.caller.as_ref().map(|c| c.line), Some(12));
+    // A path from the crate's root is read as written (adapter 3; `crate` was taken
+    // for a keyword and the call set apart).
+    let rooted = site(&truth, lib, 29, "helper");
+    assert_eq!(
+        (rooted.column, &rooted.targets[..]),
+        (Some(18), &[in_tree(util, 33)][..])
+    );
     // A derived impl is placed at the item the attribute decorates.
     assert_eq!(site(&truth, lib, 25, "clone").targets, [in_tree(lib, 20)]);
     assert!(is_outside(

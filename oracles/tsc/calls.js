@@ -2,10 +2,23 @@
 // construction a TypeScript / JavaScript tree writes, one truth site per JSON line.
 //
 // usage: node calls.js --modules DIR --root ROOT --files LIST --out OUT [--options JSON]
+//                      [--configs CONFIGS]
 //        node calls.js --modules DIR --version
-//   DIR   the node_modules of oracles/tsc (the pinned typescript and @types/node);
-//   LIST  a file of paths relative to ROOT, one a line (what the program is built from);
-//   JSON  compiler options as a tsconfig writes them, on top of the defaults below.
+//   DIR     the node_modules of oracles/tsc (the pinned typescript and @types/node);
+//   LIST    a file of paths relative to ROOT, one a line (every TypeScript / JavaScript
+//           file of the tree);
+//   JSON    compiler options as a tsconfig writes them (paths relative to ROOT): over
+//           every program's options;
+//   CONFIGS a file of the tree's tsconfig.json / jsconfig.json paths relative to ROOT.
+//
+// The programs (the engine reads the same ones, engine/src/lang/typescript/project.rs):
+// each config of CONFIGS and each config their `references` name, in path order, is
+// a program: its own files and options (a jsconfig.json under allowJs), with JSON's
+// options over them; then one program of the LIST files no config holds (a config
+// holds the TypeScript files under its directory, and the JavaScript ones when it
+// allows JavaScript) with the defaults below and JSON's options over them. A file is
+// judged in the first program that reads it; a file a config holds and no program
+// reads is left out by the build: none of its calls is a site.
 //
 // What a site is (oracles/src/tsc.rs documents the same for the truth's reader):
 // - CallExpression, NewExpression, TaggedTemplateExpression, a Decorator that is not
@@ -66,8 +79,9 @@ if (!args.root || !args.files || !args.out) {
 }
 
 const root = fs.realpathSync(path.resolve(args.root));
-const relFiles = fs.readFileSync(args.files, "utf8").split("\n").filter((l) => l.trim() !== "");
-const files = relFiles.map((f) => path.join(root, f));
+const readList = (file) => fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
+const relFiles = readList(args.files);
+const relConfigs = args.configs ? readList(args.configs) : [];
 
 // Defaults: JavaScript read and checked, nothing emitted, the pinned @types/node as
 // the only ambient package, libraries' own .d.ts not re-checked.
@@ -85,18 +99,74 @@ const defaults = {
   types: ["node"],
 };
 const given = args.options ? JSON.parse(args.options) : {};
-const converted = ts.convertCompilerOptionsFromJson({ ...defaults, ...given }, root);
-if (converted.errors.length > 0) {
-  for (const e of converted.errors) console.error("calls.js: option:", ts.flattenDiagnosticMessageText(e.messageText, "\n"));
-  process.exit(2);
+function converted(json) {
+  const c = ts.convertCompilerOptionsFromJson(json, root);
+  if (c.errors.length > 0) {
+    for (const e of c.errors) console.error("calls.js: option:", ts.flattenDiagnosticMessageText(e.messageText, "\n"));
+    process.exit(2);
+  }
+  return c.options;
 }
-const options = converted.options;
-options.typeRoots = [path.join(modules, "@types")];
-options.noEmit = true;
+const overrides = converted(given);
+// What every program gets whatever its config says: nothing emitted, the pinned
+// @types/node as the only ambient package, libraries' .d.ts not re-checked.
+const operational = { noEmit: true, skipLibCheck: true, types: ["node"], typeRoots: [path.join(modules, "@types")] };
 
 const started = Date.now();
-const program = ts.createProgram(files, options);
-const checker = program.getTypeChecker();
+
+// ---- the programs ----
+
+const isJsFile = (f) => /\.(js|jsx|mjs|cjs)$/.test(f);
+
+// A config the tree writes, parsed by tsc itself; null when it cannot be read.
+function parseConfig(rel) {
+  const abs = path.join(root, rel);
+  const read = ts.readConfigFile(abs, ts.sys.readFile);
+  if (read.error || !read.config) return null;
+  const jsconfig = path.basename(rel).startsWith("jsconfig");
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(abs), jsconfig ? { allowJs: true } : {}, abs);
+  return { rel, dir: path.posix.dirname(rel) === "." ? "" : path.posix.dirname(rel), parsed };
+}
+
+// Every config of the tree and those their `references` name (inside the root), in
+// path order.
+function projectConfigs() {
+  const found = new Map();
+  const queue = [...relConfigs];
+  for (let depth = 0; queue.length > 0 && depth < 10000; depth++) {
+    const rel = queue.shift();
+    if (found.has(rel)) continue;
+    const config = parseConfig(rel);
+    found.set(rel, config);
+    if (!config) continue;
+    for (const ref of config.parsed.projectReferences || []) {
+      let target = ref.path;
+      if (!target.endsWith(".json")) target = path.join(target, "tsconfig.json");
+      const r = relative(target);
+      if (r !== null && fs.existsSync(target) && !found.has(r)) queue.push(r);
+    }
+  }
+  return [...found.keys()].sort().map((rel) => found.get(rel)).filter((c) => c !== null);
+}
+
+function buildPrograms() {
+  const out = [];
+  const holders = [];
+  for (const config of projectConfigs()) {
+    const o = config.parsed.options;
+    const allowJs = o.allowJs === undefined ? !!o.checkJs : o.allowJs;
+    holders.push({ dir: config.dir, allowJs });
+    const roots = config.parsed.fileNames.filter((f) => !f.endsWith(".json"));
+    out.push({ name: config.rel, roots, options: { ...o, ...overrides, ...operational } });
+  }
+  const holds = (h, rel) => (h.dir === "" || rel.startsWith(h.dir + "/")) && (h.allowJs || !isJsFile(rel));
+  const unheld = relFiles.filter((rel) => !holders.some((h) => holds(h, rel))).map((rel) => path.join(root, rel));
+  out.push({ name: "(no config)", roots: unheld, options: { ...converted({ ...defaults, ...given }), ...operational } });
+  return out;
+}
+
+let program;
+let checker;
 
 // ---- positions: lines by '\n' only (as the engine counts), columns in UTF-8 bytes ----
 
@@ -453,8 +523,25 @@ function judge(node, token, kind, site) {
   site.unjudged = sym || sigDecl ? "no_declaration" : "unresolved";
 }
 
-for (const sf of program.getSourceFiles()) {
-  if (sf.isDeclarationFile || isOutsideFile(sf)) continue;
+const judged = new Set();
+const programStats = [];
+for (const p of buildPrograms()) {
+  if (p.roots.length === 0) continue;
+  program = ts.createProgram(p.roots, p.options);
+  checker = program.getTypeChecker();
+  let read = 0;
+  for (const sf of program.getSourceFiles()) {
+    if (sf.isDeclarationFile || isOutsideFile(sf)) continue;
+    const rel = relative(sf.fileName);
+    if (judged.has(rel)) continue;
+    judged.add(rel);
+    read++;
+    visitFile(sf);
+  }
+  programStats.push({ program: p.name, files: read });
+}
+
+function visitFile(sf) {
   const visit = (n) => {
     if (ts.isCallExpression(n)) {
       // `import(...)` loads a module; it calls nothing the tree declares.
@@ -475,7 +562,8 @@ for (const sf of program.getSourceFiles()) {
 }
 
 fs.writeFileSync(args.out, lines.length > 0 ? lines.join("\n") + "\n" : "");
-counts.files = program.getSourceFiles().filter((sf) => !sf.isDeclarationFile && !isOutsideFile(sf)).length;
+counts.files = judged.size;
+counts.programs = programStats;
 counts.seconds = (Date.now() - started) / 1000;
 counts.heap_mb = Math.round(process.memoryUsage().rss / 1048576);
 console.error(JSON.stringify({ stats: counts }));

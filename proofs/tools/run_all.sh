@@ -8,7 +8,8 @@
 #   rust:   rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs ; <tmp>/main
 #   typescript: node main.js, or for a main.ts case the pinned tsc
 #           (oracles/tsc/node_modules/.bin/tsc --outDir <tmp>/out --module commonjs
-#           --target es2020 ...) then node <tmp>/out/main.js
+#           --target es2020 ...) then node <tmp>/out/main.js; a case with a
+#           tsconfig.json: tsc -p tsconfig.json --outDir out, then node out/main.js
 # usage: proofs/tools/run_all.sh [CASE_DIR...]     (default: every case)
 # Prints one line per failing case and `N passed, M failed`; exit 0 when none failed.
 set -u
@@ -63,7 +64,18 @@ for case in "${cases[@]}"; do
       ;;
     typescript)
       tsc="$here/../oracles/tsc/node_modules/.bin/tsc"
-      if [ -f "$copy/case/main.ts" ]; then
+      if [ -f "$copy/case/tsconfig.json" ]; then
+        # A tsc project: its own options and files, output in its out/ (so that its
+        # package.json exports resolve for node too).
+        if [ ! -x "$tsc" ]; then
+          why="tsc missing: run npm ci --prefix oracles/tsc"
+        elif ! (cd "$copy/case" && timeout 60 "$tsc" -p tsconfig.json --outDir out --skipLibCheck --types node \
+              --typeRoots "$here/../oracles/tsc/node_modules/@types" >"$copy/stderr" 2>&1); then
+          why="build failed: $(head -n 5 "$copy/stderr")"
+        elif ! (cd "$copy/case" && timeout 60 node out/main.js >"$got" 2>"$copy/stderr"); then
+          why="run failed: $(tail -n 3 "$copy/stderr")"
+        fi
+      elif [ -f "$copy/case/main.ts" ]; then
         if [ ! -x "$tsc" ]; then
           why="tsc missing: run npm ci --prefix oracles/tsc"
         elif ! (cd "$copy/case" && timeout 60 "$tsc" --outDir "$copy/out" --rootDir . --module commonjs \

@@ -2,6 +2,7 @@
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
 pub mod c;
+pub mod core;
 pub mod cpp;
 pub mod go;
 pub mod java;
@@ -168,6 +169,8 @@ pub struct TreeWide {
     /// Build files by root-relative path.
     pub build_files: BTreeMap<String, Vec<u8>>,
     pub c_macros: c::macros::Macros,
+    /// Rust: each package's enabled features, read from its `Cargo.toml` once.
+    pub rust_packages: rust::cfg::Packages,
 }
 
 impl TreeWide {
@@ -176,12 +179,14 @@ impl TreeWide {
         build_files: &[crate::discover::BuildFile],
         config: &crate::config::Configuration,
     ) -> TreeWide {
+        let build_files: BTreeMap<String, Vec<u8>> = build_files
+            .iter()
+            .map(|b| (b.path.clone(), b.bytes.clone()))
+            .collect();
         TreeWide {
             config: config.clone(),
-            build_files: build_files
-                .iter()
-                .map(|b| (b.path.clone(), b.bytes.clone()))
-                .collect(),
+            rust_packages: rust::cfg::Packages::collect(&build_files, config),
+            build_files,
             c_macros: c::macros::Macros::collect(
                 files
                     .iter()

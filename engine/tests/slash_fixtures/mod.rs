@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use engine::config::Configuration;
 use engine::lang::Language;
 use engine::limits::Limits;
 use engine::report::{CallEntry, Report};
@@ -169,6 +170,15 @@ pub fn analyze(files: &[(String, String)]) -> Report {
 
 /// Analyse the files as the given languages together.
 pub fn analyze_languages(files: &[(String, String)], languages: &[Language]) -> Report {
+    analyze_configured(files, languages, Configuration::default())
+}
+
+/// Analyse the files under a build configuration other than the default.
+pub fn analyze_configured(
+    files: &[(String, String)],
+    languages: &[Language],
+    config: Configuration,
+) -> Report {
     let dir = tempfile::tempdir().expect("temp dir");
     for (path, text) in files {
         let full = dir.path().join(path);
@@ -179,7 +189,7 @@ pub fn analyze_languages(files: &[(String, String)], languages: &[Language]) -> 
         languages: languages.to_vec(),
         limits: Limits::default(),
         threads: 2,
-        ..Options::default()
+        config,
     };
     engine::analyze(dir.path(), &options).expect("analysis runs")
 }

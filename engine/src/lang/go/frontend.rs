@@ -16,7 +16,7 @@ use crate::facts::{
     Field, FileFacts, Import, ImportKind, Key, LiteralType, Param, Receiver, Scope, ScopeIdx,
     ScopeKind, TypeRef, ValueExpr,
 };
-use crate::lang::go::policy;
+use crate::lang::go::{build, policy};
 use crate::lang::Language;
 
 /// Deeper syntax than this is not walked (a parse error is counted instead).
@@ -25,13 +25,20 @@ pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
 
-/// `_tree_wide` carries the build configuration and the tree's build files.
+/// A file the build configuration leaves out (build.rs) is only marked so: it
+/// declares, binds and calls nothing, and lib.rs drops it before packages are
+/// formed, so its package clause makes no package exist.
 pub fn extract(
     path: &str,
     source: &[u8],
     tree: &tree_sitter::Tree,
-    _tree_wide: &crate::lang::TreeWide,
+    tree_wide: &crate::lang::TreeWide,
 ) -> FileFacts {
+    if build::exclusion(path, source, tree, &tree_wide.config).is_some() {
+        let mut facts = FileFacts::new(path, Language::Go);
+        facts.build_excluded = true;
+        return facts;
+    }
     let mut x = Extractor::new(path, source);
     x.walk(tree.root_node(), 0);
     let mut facts = x.facts;

@@ -11,6 +11,35 @@ use crate::resolve::{Cx, Eval, Val};
 /// Follow values through at most this many aliases, imports and attributes.
 const MAX_HOPS: u32 = 12;
 
+thread_local! {
+    /// While `explain` asks: what each type read from a stub was (`None` otherwise,
+    /// so the resolver pays nothing for it).
+    static STUB_NOTES: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` and returns, beside its result, a sentence for every type the
+/// evaluator read from a type stub meanwhile (for `explain`).
+pub fn with_stub_notes<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
+    STUB_NOTES.with(|n| *n.borrow_mut() = Some(Vec::new()));
+    let r = f();
+    let notes = STUB_NOTES
+        .with(|n| n.borrow_mut().take())
+        .unwrap_or_default();
+    (r, notes)
+}
+
+fn note_stub(sentence: impl FnOnce() -> String) {
+    STUB_NOTES.with(|n| {
+        if let Some(notes) = n.borrow_mut().as_mut() {
+            let s = sentence();
+            if !notes.contains(&s) {
+                notes.push(s);
+            }
+        }
+    });
+}
+
 /// Why an evaluation gave no value: the caller turns it into a typed reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Miss {
@@ -105,11 +134,84 @@ pub enum Found<'a> {
 
 pub struct Py<'c, 'a> {
     pub cx: &'c Cx<'a>,
+    /// Reading an annotation: the names `if TYPE_CHECKING:` imports bind are
+    /// visible (a call never sees them).
+    annotation: bool,
 }
 
 impl<'c, 'a> Py<'c, 'a> {
     pub fn new(cx: &'c Cx<'a>) -> Self {
-        Py { cx }
+        Py {
+            cx,
+            annotation: false,
+        }
+    }
+
+    /// The same evaluator reading an annotation.
+    fn reading_annotation(&self) -> Py<'c, 'a> {
+        Py {
+            cx: self.cx,
+            annotation: true,
+        }
+    }
+
+    /// Whether a read sees a binding: an import under `TYPE_CHECKING` binds for
+    /// annotations only.
+    fn sees(&self, file: &FileFacts, b: &Binding) -> bool {
+        match b.value {
+            BindingValue::Import(i) => self.annotation || !is_annotation_import(file, i),
+            BindingValue::Slot { .. } => false,
+            _ => true,
+        }
+    }
+
+    /// Of the bindings of one name, those a read sees, with the losing side of a
+    /// `try: import a / except ImportError: import b` left out: the fallback
+    /// when the module the `try` imports is the tree's or the standard library's,
+    /// the `try`'s import otherwise when the fallback's is.
+    fn seen<'b>(&self, fi: u32, bindings: impl Iterator<Item = &'b Binding>) -> Vec<&'b Binding> {
+        let file = self.file(fi);
+        let all: Vec<&Binding> = bindings.filter(|b| self.sees(file, b)).collect();
+        let is_fallback = |b: &Binding| matches!(b.value, BindingValue::Import(i) if file.fallback_imports.binary_search(&i).is_ok());
+        if all.len() < 2 || !all.iter().any(|b| is_fallback(b)) {
+            return all;
+        }
+        let exists = |b: &Binding| match b.value {
+            BindingValue::Import(i) => self.import_exists(fi, i),
+            _ => false,
+        };
+        let Some(first) = all
+            .iter()
+            .position(|b| matches!(b.value, BindingValue::Import(_)) && !is_fallback(b))
+        else {
+            return all;
+        };
+        if exists(all[first]) {
+            return all.iter().copied().filter(|b| !is_fallback(b)).collect();
+        }
+        match all.iter().position(|b| is_fallback(b) && exists(b)) {
+            Some(chosen) => all
+                .iter()
+                .enumerate()
+                .filter(|&(i, b)| i == chosen || !matches!(b.value, BindingValue::Import(_)))
+                .map(|(_, b)| *b)
+                .collect(),
+            None => all,
+        }
+    }
+
+    /// Whether the module an import names is the tree's or the standard library's.
+    fn import_exists(&self, fi: u32, i: u32) -> bool {
+        let (level, module) = match &self.file(fi).imports[i as usize].kind {
+            ImportKind::Module { path, .. } => (0, path.clone()),
+            ImportKind::From { level, module, .. } => (*level, module.clone()),
+            _ => return false,
+        };
+        let Some(base) = self.absolute(fi, level, &module) else {
+            return false;
+        };
+        let in_tree = matches!(self.module(&base), Ok(Val::Module(_) | Val::Namespace(_)));
+        in_tree || (level == 0 && base.first().is_some_and(|top| policy::is_stdlib(top)))
     }
 
     fn file(&self, fi: u32) -> &'a FileFacts {
@@ -129,12 +231,8 @@ impl<'c, 'a> Py<'c, 'a> {
         while let Some(s) = scope {
             let sc = &file.scopes[s as usize];
             if first || sc.kind != ScopeKind::Class {
-                let mut named = sc
-                    .named(name)
-                    .filter(|b| !matches!(b.value, BindingValue::Slot { .. }))
-                    .peekable();
-                if named.peek().is_some() {
-                    let all: Vec<&Binding> = named.collect();
+                let all = self.seen(at.file, sc.named(name));
+                if !all.is_empty() {
                     return pick_binding(file, &all, s, at.line, same_time);
                 }
             }
@@ -504,6 +602,22 @@ impl<'c, 'a> Py<'c, 'a> {
                     return Ok(Eval::new(val, Family::OwnType));
                 }
             }
+        }
+        let stub = match (ty, owner) {
+            (None, Some(function)) => self.stub_parameter_type(
+                Eid {
+                    file: at.file,
+                    decl: function,
+                },
+                index,
+            ),
+            _ => None,
+        };
+        if let Some((stub_at, stub_ty)) = stub {
+            return match stub_ty {
+                t if is_callable_type(t) => Err(Miss::Parameter),
+                t => self.instance_of(stub_at, t, hops),
+            };
         }
         if ty.is_none() {
             if let Some(fixture) = self.pytest_fixture_value(at, owner, index, hops) {
@@ -1225,6 +1339,21 @@ impl<'c, 'a> Py<'c, 'a> {
     /// `self.x` assigned or annotated in the class's methods (or its body); every
     /// write must agree.
     fn field(&self, ty: Eid, attr: &str, hops: u32) -> Option<Res> {
+        let own = self.own_field(ty, attr, hops);
+        if matches!(own, Some(Ok(_))) {
+            return own;
+        }
+        match self.stub_field_type(ty, attr) {
+            Some((at, written)) => Some(
+                self.instance_of(at, written, hops + 1)
+                    .map(|e| Eval::new(e.val, Family::WrittenType)),
+            ),
+            None => own,
+        }
+    }
+
+    /// A field as the module's own code writes it (`self.x: T`, `self.x = v`).
+    fn own_field(&self, ty: Eid, attr: &str, hops: u32) -> Option<Res> {
         let decl = self.cx.index.decl(ty);
         let fields: Vec<&Field> = decl.fields.iter().filter(|f| f.name == attr).collect();
         if fields.is_empty() {
@@ -1295,6 +1424,7 @@ impl<'c, 'a> Py<'c, 'a> {
 
     /// What the name of a declaration holds once its decorators have run.
     fn declared(&self, eid: Eid, family: Family, hops: u32) -> Res {
+        let eid = self.source_of(eid)?;
         if let Some(helper) = self.helper_of_outside_decorator(eid, hops) {
             return Ok(helper);
         }
@@ -1424,7 +1554,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 // a name no module of the tree starts is outside.
                 for k in (1..=path.len()).rev() {
                     if let Ok(m) = self.module(&path[..k]) {
-                        let mut cur = Eval::new(m, Family::Import);
+                        let mut cur = module_eval(m);
                         for attr in &path[k..] {
                             cur = self.attribute(&cur, attr, 0).ok()?;
                         }
@@ -1449,7 +1579,7 @@ impl<'c, 'a> Py<'c, 'a> {
                     path[..1].to_vec()
                 };
                 match self.module(&bound) {
-                    Ok(m) => Ok(Eval::new(m, Family::Import)),
+                    Ok(m) => Ok(module_eval(m)),
                     Err(_) if self.claims_package(&bound) => Err(Miss::Undeclared),
                     Err(_) => Ok(outside_module(&bound)),
                 }
@@ -1463,7 +1593,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 let base = self.absolute(fi, *level, module).ok_or(Miss::Undeclared)?;
                 match self.module(&base) {
                     Ok(m) => {
-                        let m = Eval::new(m, Family::Import);
+                        let m = module_eval(m);
                         self.attribute(&m, name, hops + 1).map(as_import)
                     }
                     Err(_) if *level > 0 || self.claims_package(&base) => Err(Miss::Undeclared),
@@ -1481,7 +1611,11 @@ impl<'c, 'a> Py<'c, 'a> {
     /// A dotted module under a top-level package the tree has is the tree's
     /// claim: when it is missing, the import is unresolved, not outside.
     fn claims_package(&self, path: &[String]) -> bool {
-        path.len() > 1 && self.module(&path[..1]).is_ok()
+        path.len() > 1
+            && matches!(
+                self.module(&path[..1]),
+                Ok(Val::Module(_) | Val::Namespace(_))
+            )
     }
 
     /// `from ..a import b` in `pkg/sub/mod.py` → `pkg.a`.
@@ -1505,10 +1639,33 @@ impl<'c, 'a> Py<'c, 'a> {
         Some(parts)
     }
 
-    /// A module or package of the tree by dotted path.
+    /// A module or package of the tree by dotted path. A type stub is no module:
+    /// beside its module it is passed over, and a stub alone stands for a module
+    /// whose code is outside the tree (external).
     pub fn module(&self, path: &[String]) -> Result<Val, Miss> {
         let dotted = path.join(".");
-        match self.cx.index.python_module(&dotted) {
+        let answering = self.cx.index.python_module(&dotted);
+        let is_stub = |f: &u32| self.file(*f).role == FileRole::Stub;
+        let sources: Vec<u32> = answering.iter().copied().filter(|f| !is_stub(f)).collect();
+        if sources.is_empty() && !answering.is_empty() {
+            // `pkg/__init__.pyi` beside `pkg/mod.py`: at run time `pkg` is a
+            // namespace package of the tree's modules.
+            let dir = path.join("/");
+            let has_sources = self
+                .cx
+                .index
+                .python_dir_files(&dir)
+                .iter()
+                .any(|f| !is_stub(f));
+            if has_sources {
+                return Ok(Val::Namespace(dir));
+            }
+            return Ok(Val::Outside {
+                kind: OutsideKind::External,
+                symbol: dotted,
+            });
+        }
+        match sources.as_slice() {
             [one] => Ok(Val::Module(*one)),
             [] => {
                 let dir = path.join("/");
@@ -1537,7 +1694,7 @@ impl<'c, 'a> Py<'c, 'a> {
     /// else a submodule of the package, else a name a star import brings.
     pub fn module_attribute(&self, fi: u32, attr: &str, hops: u32) -> Res {
         let file = self.file(fi);
-        let bindings: Vec<&Binding> = file.scopes[0].named(attr).collect();
+        let bindings = self.seen(fi, file.scopes[0].named(attr));
         if let Some(b) = module_level_binding(file, &bindings) {
             return self
                 .binding(
@@ -1559,7 +1716,7 @@ impl<'c, 'a> Py<'c, 'a> {
                 let mut sub: Vec<String> = me.split('.').map(str::to_string).collect();
                 sub.push(attr.to_string());
                 if let Ok(m) = self.module(&sub) {
-                    return Ok(Eval::new(m, Family::Import));
+                    return Ok(module_eval(m));
                 }
             }
         }
@@ -1576,7 +1733,7 @@ impl<'c, 'a> Py<'c, 'a> {
             .chain(std::iter::once(attr.to_string()))
             .collect();
         self.module(&path)
-            .map(|m| Eval::new(m, Family::Import))
+            .map(module_eval)
             .map_err(|_| Miss::Undeclared)
     }
 
@@ -1587,10 +1744,13 @@ impl<'c, 'a> Py<'c, 'a> {
             return None;
         }
         let file = self.file(fi);
-        for import in file.imports.iter().rev() {
+        for (i, import) in file.imports.iter().enumerate().rev() {
             let ImportKind::Star { level, module } = &import.kind else {
                 continue;
             };
+            if !self.annotation && is_annotation_import(file, i as u32) {
+                continue;
+            }
             let Some(base) = self.absolute(fi, *level, module) else {
                 continue;
             };
@@ -1614,8 +1774,12 @@ impl<'c, 'a> Py<'c, 'a> {
 
     // ---- types ------------------------------------------------------------
 
-    /// An instance of a written type, read where the annotation stands.
+    /// An instance of a written type, read where the annotation stands (where the
+    /// names `if TYPE_CHECKING:` imports are visible).
     pub fn instance_of(&self, at: At, ty: &TypeRef, hops: u32) -> Res {
+        if !self.annotation {
+            return self.reading_annotation().instance_of(at, ty, hops);
+        }
         if ty.is_self {
             let class = self.enclosing_class(at).ok_or(Miss::Unknown)?;
             return Ok(Eval::new(Val::Instance(class), Family::WrittenType));
@@ -1651,6 +1815,11 @@ impl<'c, 'a> Py<'c, 'a> {
             Val::Entity(c) if self.cx.index.decl(c).kind.is_type() => {
                 Ok(Eval::new(Val::Instance(c), Family::WrittenType))
             }
+            // `x: object` promises no member beyond every value's: a call of any
+            // other is made on a value narrowed at run time (`isinstance`), which
+            // the annotation does not name. (`Any` stays a foreign type: measured
+            // on click, its members are the standard library's, D36.)
+            Val::Outside { symbol, .. } if says_nothing_of_members(&symbol) => Err(Miss::Unknown),
             Val::Outside {
                 kind: OutsideKind::Builtin,
                 symbol,
@@ -1719,10 +1888,18 @@ impl<'c, 'a> Py<'c, 'a> {
                 .ok()
                 .map(|e| Eval::new(e.val, Family::ReturnType));
         }
+        self.returned_by_body(callee, receiver_class.or(own_class), hops)
+            .or_else(|| self.stub_returned(callee, receiver_class.or(own_class), hops))
+    }
+
+    /// What calling a function yields by what its body's `return` statements say
+    /// (`self`, a name, an attribute or lambda, a call's result).
+    fn returned_by_body(&self, callee: Eid, self_class: Option<Eid>, hops: u32) -> Option<Eval> {
+        let decl = self.cx.index.decl(callee);
         match &decl.returns_value {
-            Some(ReturnValue::SelfValue) => receiver_class
-                .or(own_class)
-                .map(|c| Eval::new(Val::Instance(c), Family::ReturnType)),
+            Some(ReturnValue::SelfValue) => {
+                self_class.map(|c| Eval::new(Val::Instance(c), Family::ReturnType))
+            }
             Some(ReturnValue::Value(v)) => {
                 let scope = decl.body?;
                 let at = At {
@@ -1775,6 +1952,160 @@ impl<'c, 'a> Py<'c, 'a> {
             }
             None => None,
         }
+    }
+
+    /// What calling a declaration yields by the return type its stub writes (the
+    /// module writes none, nor a `return` the engine follows).
+    fn stub_returned(&self, callee: Eid, self_class: Option<Eid>, hops: u32) -> Option<Eval> {
+        let (at, ty) = self.stub_return_type(callee)?;
+        if ty.is_self {
+            return self_class.map(|c| Eval::new(Val::Instance(c), Family::ReturnType));
+        }
+        if is_callable_type(ty) {
+            return None;
+        }
+        self.instance_of(at, ty, hops + 1)
+            .ok()
+            .map(|e| Eval::new(e.val, Family::ReturnType))
+    }
+
+    // ---- type stubs -------------------------------------------------------
+
+    /// The stub beside a module's declaration and the stub's declarations of that
+    /// qualified name (several for an `@overload` stack).
+    fn stub_of(&self, eid: Eid) -> Option<(u32, Vec<DeclIdx>)> {
+        let file = self.file(eid.file);
+        if file.role == FileRole::Stub {
+            return None;
+        }
+        let pair = file.stub_pair.as_ref()?;
+        let stub = self.cx.index.file_by_path(&pair.other)?;
+        let decls: Vec<DeclIdx> = pair.matching(eid.decl).collect();
+        (!decls.is_empty()).then_some((stub, decls))
+    }
+
+    /// A stub's declaration stands for the module's declaration of its qualified
+    /// name; one the module does not write (a stub-only `Protocol`, an alias)
+    /// stands for nothing the engine can follow.
+    fn source_of(&self, eid: Eid) -> Result<Eid, Miss> {
+        let file = self.file(eid.file);
+        if file.role != FileRole::Stub {
+            return Ok(eid);
+        }
+        let pair = file.stub_pair.as_ref().ok_or(Miss::Unknown)?;
+        let source = self
+            .cx
+            .index
+            .file_by_path(&pair.other)
+            .ok_or(Miss::Unknown)?;
+        let mut matching = pair.matching(eid.decl);
+        match (matching.next(), matching.next()) {
+            (Some(d), None) => Ok(Eid {
+                file: source,
+                decl: d,
+            }),
+            _ => Err(Miss::Unknown),
+        }
+    }
+
+    /// The return type the stub writes for a declaration, where every declaration
+    /// of its name in the stub (each `@overload`) writes the same one; with where
+    /// to read it (the stub's scope).
+    fn stub_return_type(&self, callee: Eid) -> Option<(At, &'a TypeRef)> {
+        let (stub, decls) = self.stub_of(callee)?;
+        let file = self.file(stub);
+        let first = &file.decls[decls[0] as usize];
+        let ty = first.returns.as_ref()?;
+        if decls[1..]
+            .iter()
+            .any(|&d| file.decls[d as usize].returns.as_ref() != Some(ty))
+        {
+            return None;
+        }
+        note_stub(|| {
+            format!(
+                "the return type of {} is read from its stub {}:{}",
+                self.cx.index.qualified_name(callee),
+                file.path,
+                first.line
+            )
+        });
+        let at = At {
+            file: stub,
+            scope: first.scope,
+            line: first.line,
+        };
+        Some((at, ty))
+    }
+
+    /// The type the stub writes for a function's parameter (by the parameter's
+    /// name), where every declaration of the function in the stub agrees.
+    fn stub_parameter_type(&self, function: Eid, index: u32) -> Option<(At, &'a TypeRef)> {
+        let name = &self
+            .cx
+            .index
+            .decl(function)
+            .params
+            .get(index as usize)?
+            .name;
+        let (stub, decls) = self.stub_of(function)?;
+        let file = self.file(stub);
+        let mut agreed: Option<(At, &'a TypeRef)> = None;
+        for &d in &decls {
+            let decl = &file.decls[d as usize];
+            let ty = decl.params.iter().find(|p| &p.name == name)?.ty.as_ref()?;
+            match agreed {
+                None => {
+                    let at = At {
+                        file: stub,
+                        scope: decl.body.unwrap_or(decl.scope),
+                        line: decl.line,
+                    };
+                    agreed = Some((at, ty));
+                }
+                Some((_, t)) if t == ty => {}
+                Some(_) => return None,
+            }
+        }
+        note_stub(|| {
+            format!(
+                "the type of parameter `{name}` of {} is read from its stub {}",
+                self.cx.index.qualified_name(function),
+                file.path
+            )
+        });
+        agreed
+    }
+
+    /// The type the stub's class writes for an attribute (`x: T` in its body).
+    fn stub_field_type(&self, class: Eid, attr: &str) -> Option<(At, &'a TypeRef)> {
+        // A member the module's class declares is what the attribute holds.
+        if !self.cx.index.members(class, attr).is_empty() {
+            return None;
+        }
+        let (stub, decls) = self.stub_of(class)?;
+        let [d] = decls.as_slice() else {
+            return None;
+        };
+        let file = self.file(stub);
+        let field = file.decls[*d as usize]
+            .fields
+            .iter()
+            .find(|f| f.name == attr && f.ty.is_some())?;
+        note_stub(|| {
+            format!(
+                "the type of attribute `{attr}` of {} is read from its stub {}:{}",
+                self.cx.index.qualified_name(class),
+                file.path,
+                field.line
+            )
+        });
+        let at = At {
+            file: stub,
+            scope: field.scope,
+            line: field.line,
+        };
+        Some((at, field.ty.as_ref()?))
     }
 }
 
@@ -1915,6 +2246,26 @@ fn as_import(e: Eval) -> Eval {
         Family::ExternalImport | Family::Builtin | Family::ForeignType => e,
         _ => Eval::new(e.val, Family::Import),
     }
+}
+
+/// An import written under `if TYPE_CHECKING:`.
+fn is_annotation_import(file: &FileFacts, i: u32) -> bool {
+    file.annotation_imports.binary_search(&i).is_ok()
+}
+
+/// A written type that says nothing of a value's members.
+fn says_nothing_of_members(symbol: &str) -> bool {
+    symbol == "object"
+}
+
+/// A module value found by import: the tree's own, or one a stub stands for
+/// (outside, its code not in the tree).
+fn module_eval(m: Val) -> Eval {
+    let family = match m {
+        Val::Outside { .. } => Family::ExternalImport,
+        _ => Family::Import,
+    };
+    Eval::new(m, family)
 }
 
 /// A module the tree does not have: standard library or external.

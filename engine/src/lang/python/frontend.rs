@@ -7,6 +7,8 @@
 use tree_sitter::Node;
 
 use crate::facts::*;
+use crate::lang::python::guards::{Condition, Guards};
+use crate::lang::python::stubs;
 use crate::lang::python::types::{
     attribute_path, dotted_string, plain_string, with_expression_statement, TypeReader,
 };
@@ -16,15 +18,17 @@ use crate::lang::Language;
 const MAX_DEPTH: u32 = 1_500;
 const MAX_WROTE: usize = 200;
 
-/// `_tree_wide` carries the build configuration and the tree's build files.
+/// `tree_wide` carries the build configuration (the interpreter the static guards
+/// are evaluated for) and the tree's build files.
 pub fn extract(
     path: &str,
     source: &[u8],
     tree: &tree_sitter::Tree,
-    _tree_wide: &crate::lang::TreeWide,
+    tree_wide: &crate::lang::TreeWide,
 ) -> FileFacts {
     let mut x = Extractor {
         src: source,
+        python: tree_wide.config.python.clone(),
         facts: FileFacts {
             is_package_init: path == "__init__.py" || path.ends_with("/__init__.py"),
             ..FileFacts::new(path, Language::Python)
@@ -46,6 +50,9 @@ pub fn extract(
     };
     x.block(root, &cx);
     x.place_evaluated();
+    if stubs::is_stub_path(path) {
+        stubs::keep_only_descriptions(&mut x.facts);
+    }
     x.facts
 }
 
@@ -69,6 +76,26 @@ impl Ctx {
     }
 }
 
+/// What the configured interpreter does with one branch of an `if`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Taken, or the condition is not decided: read as code.
+    MayRun,
+    /// Never taken.
+    NotTaken,
+    /// Read only by a type checker (`if TYPE_CHECKING:`).
+    CheckerOnly,
+}
+
+/// One branch of an `if`: its condition (none for `else`), body, what the
+/// interpreter does with it, and whether its condition is evaluated at all.
+struct Branch<'t> {
+    condition: Option<Node<'t>>,
+    body: Node<'t>,
+    mode: Mode,
+    reached: bool,
+}
+
 /// An expression as structure: what a receiver, a value or an argument is.
 #[derive(Debug, Clone)]
 enum Ex {
@@ -90,6 +117,8 @@ enum Ex {
 
 struct Extractor<'s> {
     src: &'s [u8],
+    /// The interpreter `sys.version_info` / `sys.platform` guards are read for.
+    python: crate::config::PythonConfig,
     facts: FileFacts,
     lambdas: u32,
     /// Per open function: what each `return` returned.
@@ -223,9 +252,9 @@ impl<'s> Extractor<'s> {
                     }
                 }
             }
-            "try_statement"
-            | "if_statement"
-            | "while_statement"
+            "if_statement" => self.if_statement(node, cx),
+            "try_statement" => self.try_statement(node, cx),
+            "while_statement"
             | "elif_clause"
             | "else_clause"
             | "finally_clause"
@@ -237,6 +266,256 @@ impl<'s> Extractor<'s> {
             _ => {
                 self.expr(node, cx);
             }
+        }
+    }
+
+    // ---- static guards (guards.rs) ---------------------------------------
+
+    /// An `if` whose conditions the configured interpreter decides: the branches
+    /// it does not take declare and bind nothing and hold no call sites; a
+    /// `TYPE_CHECKING` branch binds its imports for annotations only. With no
+    /// condition decided, every branch is read as code that may run.
+    fn if_statement(&mut self, node: Node, cx: &Ctx) {
+        let branches = self.branches(node);
+        if branches.iter().all(|b| b.mode == Mode::MayRun) {
+            self.block(node, cx);
+            return;
+        }
+        for b in branches {
+            if let Some(condition) = b.condition.filter(|_| b.reached) {
+                self.expr(condition, &cx.deeper());
+            }
+            match b.mode {
+                Mode::MayRun => self.block(b.body, &cx.deeper()),
+                Mode::NotTaken => self.inactive_block(b.body, &cx.deeper(), false),
+                Mode::CheckerOnly => self.inactive_block(b.body, &cx.deeper(), true),
+            }
+        }
+    }
+
+    /// The branches of an `if` (its `elif`s and `else`) and what the configured
+    /// interpreter does with each.
+    fn branches<'t>(&self, node: Node<'t>) -> Vec<Branch<'t>> {
+        let guards = Guards::new(self.src, &self.python);
+        let mut written: Vec<(Option<Node<'t>>, Node<'t>)> = Vec::new();
+        if let Some(body) = node.child_by_field_name("consequence") {
+            written.push((node.child_by_field_name("condition"), body));
+        }
+        for alt in node.children_by_field_name("alternative", &mut node.walk()) {
+            let body = match alt.kind() {
+                "elif_clause" => alt.child_by_field_name("consequence"),
+                _ => alt.child_by_field_name("body"),
+            };
+            if let Some(body) = body {
+                written.push((alt.child_by_field_name("condition"), body));
+            }
+        }
+        // After a branch the interpreter surely takes, none is reached; after
+        // `not TYPE_CHECKING`, the rest is what a type checker reads.
+        let mut after: Option<Mode> = None;
+        let mut out = Vec::with_capacity(written.len());
+        for (condition, body) in written {
+            let c = condition.map_or(Condition::Known(true), |n| guards.condition(n));
+            let mode = match (after, c) {
+                (Some(m), _) => m,
+                (None, Condition::TypeChecking) => Mode::CheckerOnly,
+                (None, Condition::Known(false)) => Mode::NotTaken,
+                _ => Mode::MayRun,
+            };
+            out.push(Branch {
+                condition,
+                body,
+                mode,
+                reached: after.is_none(),
+            });
+            if after.is_none() {
+                after = match c {
+                    Condition::Known(true) => Some(Mode::NotTaken),
+                    Condition::NotTypeChecking => Some(Mode::CheckerOnly),
+                    _ => None,
+                };
+            }
+        }
+        out
+    }
+
+    /// Code that does not run: its definitions are listed as inactive entities;
+    /// nothing binds and no call is a site, except that under `TYPE_CHECKING`
+    /// (`checker_only`) imports bind names for annotations.
+    fn inactive_block(&mut self, node: Node, cx: &Ctx, checker_only: bool) {
+        if self.too_deep(cx) {
+            return;
+        }
+        for child in named_children(node) {
+            let inner = &cx.deeper();
+            match child.kind() {
+                "import_statement" | "import_from_statement" if checker_only => {
+                    let first = self.facts.imports.len() as u32;
+                    if child.kind() == "import_statement" {
+                        self.import(child, inner);
+                    } else {
+                        self.import_from(child, inner);
+                    }
+                    let last = self.facts.imports.len() as u32;
+                    self.facts.annotation_imports.extend(first..last);
+                }
+                "function_definition" | "class_definition" | "decorated_definition" => {
+                    self.inactive_definition(child, inner)
+                }
+                "if_statement" => {
+                    for b in self.branches(child) {
+                        let keeps = checker_only && b.mode != Mode::NotTaken;
+                        self.inactive_block(b.body, &inner.deeper(), keeps);
+                    }
+                }
+                "block"
+                | "try_statement"
+                | "except_clause"
+                | "except_group_clause"
+                | "else_clause"
+                | "finally_clause"
+                | "with_statement"
+                | "for_statement"
+                | "while_statement" => self.inactive_block(child, inner, checker_only),
+                _ => {}
+            }
+        }
+    }
+
+    /// A `def` or `class` the program never runs: listed, marked inactive, and
+    /// bound nowhere; the definitions inside it likewise.
+    fn inactive_definition(&mut self, node: Node, cx: &Ctx) {
+        let def = match node.kind() {
+            "decorated_definition" => match node.child_by_field_name("definition") {
+                Some(d) => d,
+                None => return,
+            },
+            _ => node,
+        };
+        let Some(name_node) = def.child_by_field_name("name") else {
+            return;
+        };
+        let is_class = def.kind() == "class_definition";
+        let parent_is_class = cx
+            .caller
+            .is_some_and(|p| self.facts.decls[p as usize].kind == DeclKind::Class);
+        let kind = match (is_class, parent_is_class) {
+            (true, _) => DeclKind::Class,
+            (false, true) => DeclKind::Method,
+            (false, false) => DeclKind::Function,
+        };
+        let mut decl = Decl::new(
+            self.text(name_node).to_string(),
+            kind,
+            cx.caller,
+            cx.scope,
+            pos(name_node),
+            def.end_position().row as u32 + 1,
+        );
+        decl.inactive = true;
+        let idx = self.push_decl(decl);
+        if let Some(body) = def.child_by_field_name("body") {
+            let inner = Ctx {
+                caller: Some(idx),
+                class: if is_class { Some(idx) } else { cx.class },
+                depth: cx.depth + 1,
+                ..cx.clone()
+            };
+            self.inactive_block(body, &inner, false);
+        }
+    }
+
+    /// `try: import a / except ImportError: import b`: the handler's imports of
+    /// the names the `try` imports are fallbacks (`FileFacts::fallback_imports`),
+    /// bound beside the first; the resolver keeps the one whose module exists.
+    fn try_statement(&mut self, node: Node, cx: &Ctx) {
+        let imported = self.names_a_try_imports(node);
+        for child in named_children(node) {
+            let inner = &cx.deeper();
+            match child.kind() {
+                "except_clause" if !imported.is_empty() && self.catches_import_error(child) => {
+                    let first = self.facts.imports.len();
+                    self.except_clause(child, inner);
+                    let bound: Vec<u32> = (first..self.facts.imports.len())
+                        .map(|i| i as u32)
+                        .filter(|&i| imported.contains(&self.bound_name(i)))
+                        .collect();
+                    self.facts.fallback_imports.extend(bound);
+                }
+                _ => self.statement(child, inner),
+            }
+        }
+    }
+
+    /// The names a `try` body binds when it is nothing but imports.
+    fn names_a_try_imports(&self, node: Node) -> Vec<String> {
+        let Some(body) = node.child_by_field_name("body") else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        for statement in named_children(body) {
+            match statement.kind() {
+                "import_statement" | "import_from_statement" => {
+                    for name in statement.children_by_field_name("name", &mut statement.walk()) {
+                        let bound = match name.kind() {
+                            "aliased_import" => name.child_by_field_name("alias"),
+                            _ => Some(name),
+                        };
+                        let Some(bound) = bound else { continue };
+                        let text = match (statement.kind(), bound.kind()) {
+                            // `import a.b` binds `a`.
+                            ("import_statement", "dotted_name") => bound
+                                .named_child(0)
+                                .map(|n| self.text(n))
+                                .unwrap_or_default(),
+                            _ => self.text(bound),
+                        };
+                        names.push(text.to_string());
+                    }
+                }
+                "pass_statement" | "comment" => {}
+                _ => return Vec::new(),
+            }
+        }
+        names
+    }
+
+    /// `except ImportError:`, `except ModuleNotFoundError as e:`, or a tuple
+    /// holding one of them.
+    fn catches_import_error(&self, clause: Node) -> bool {
+        let Some(caught) = clause.named_child(0) else {
+            return false;
+        };
+        let caught = match caught.kind() {
+            "as_pattern" => match caught.named_child(0) {
+                Some(c) => c,
+                None => return false,
+            },
+            _ => caught,
+        };
+        let is_import_error = |n: Node| {
+            attribute_path(self.src, n).is_some_and(|p| {
+                p.last()
+                    .is_some_and(|l| l == "ImportError" || l == "ModuleNotFoundError")
+            })
+        };
+        match caught.kind() {
+            "tuple" | "parenthesized_expression" => {
+                named_children(caught).into_iter().any(is_import_error)
+            }
+            _ => is_import_error(caught),
+        }
+    }
+
+    /// The name an import binds.
+    fn bound_name(&self, import: u32) -> String {
+        match &self.facts.imports[import as usize].kind {
+            ImportKind::Module { path, alias } => alias
+                .clone()
+                .or_else(|| path.first().cloned())
+                .unwrap_or_default(),
+            ImportKind::From { name, alias, .. } => alias.clone().unwrap_or_else(|| name.clone()),
+            _ => String::new(),
         }
     }
 
@@ -1210,10 +1489,15 @@ impl<'s> Extractor<'s> {
     // ---- types ------------------------------------------------------------
 
     /// A written annotation as structure (`types.rs`), read in the class whose
-    /// body it is written in.
-    fn type_ref(&self, node: Node, cx: &Ctx) -> TypeRef {
+    /// body it is written in. A subtree cut at the reader's depth bound counts as
+    /// a parse error of the file.
+    fn type_ref(&mut self, node: Node, cx: &Ctx) -> TypeRef {
         let enclosing = cx.class.map(|c| self.facts.decls[c as usize].name.as_str());
-        TypeReader::new(self.src, enclosing).read(node)
+        let reader = TypeReader::new(self.src, enclosing);
+        let ty = reader.read(node);
+        let cuts = reader.cuts();
+        self.facts.parse_errors += cuts;
+        ty
     }
 
     fn attribute_path(&self, node: Node) -> Option<Vec<String>> {

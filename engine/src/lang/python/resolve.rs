@@ -507,6 +507,9 @@ fn place_value(cx: &Cx, e: Eval, family: Family) -> Decision {
             symbol,
             outside_family(e.family, kind),
         )),
+        // Calling None raises: a call that runs reads a value written elsewhere
+        // (a subclass's `cls = C` over the base's `cls = None`).
+        Val::ForeignInstance(t) if t == "NoneType" => Decision::Refuse(Reason::Refused),
         Val::ForeignInstance(t) => Decision::Place(Placement::outside(
             OutsideKind::ForeignType,
             format!("{t}.__call__"),

@@ -15,6 +15,12 @@ const MAX_QUOTE_DEPTH: u32 = 2;
 /// A string annotation longer than this is not parsed (an unknown type).
 const MAX_QUOTED_BYTES: usize = 1024;
 
+/// Annotations nested deeper than this (`A[A[…]]`, `A | A | …`, which the grammar
+/// nests one level per operator) are cut: the part below is an unknown type and
+/// the cut is counted as a parse error. No written annotation comes near it; the
+/// bound is what keeps a hostile one from overflowing the worker's stack.
+pub const MAX_TYPE_DEPTH: u32 = 256;
+
 thread_local! {
     /// One parser per thread for string annotations: the frontend runs per file,
     /// in parallel, and a parser is cheap to reuse but not to make.
@@ -31,6 +37,8 @@ pub struct TypeReader<'s> {
     enclosing: Option<&'s str>,
     /// How many string annotations this source sits inside.
     quote_depth: u32,
+    /// Subtrees cut at `MAX_TYPE_DEPTH` so far (the caller counts them as parse errors).
+    cuts: std::cell::Cell<u32>,
 }
 
 impl<'s> TypeReader<'s> {
@@ -39,7 +47,13 @@ impl<'s> TypeReader<'s> {
             src,
             enclosing,
             quote_depth: 0,
+            cuts: std::cell::Cell::new(0),
         }
+    }
+
+    /// How many subtrees the reads so far cut at the depth bound.
+    pub fn cuts(&self) -> u32 {
+        self.cuts.get()
     }
 
     fn text(&self, node: Node) -> &'s str {
@@ -50,6 +64,15 @@ impl<'s> TypeReader<'s> {
     /// argument; `"C"` → what the string spells (the enclosing class's own name →
     /// self type); `Self` → self type; `T | None` / `Optional[T]` → T.
     pub fn read(&self, node: Node) -> TypeRef {
+        self.read_at(node, 0)
+    }
+
+    /// `read` at `depth` levels below the annotation's top.
+    fn read_at(&self, node: Node, depth: u32) -> TypeRef {
+        if depth > MAX_TYPE_DEPTH {
+            self.cuts.set(self.cuts.get() + 1);
+            return TypeRef::simple("?");
+        }
         let node = if node.kind() == "type" {
             node.named_child(0).unwrap_or(node)
         } else {
@@ -77,11 +100,11 @@ impl<'s> TypeReader<'s> {
                     array: false,
                 }
             }
-            "string" => self.quoted(node),
-            "generic_type" | "subscript" => self.generic(node),
+            "string" => self.quoted(node, depth),
+            "generic_type" | "subscript" => self.generic(node, depth),
             "binary_operator" | "union_type" => {
                 let sides: Vec<TypeRef> = named_children(node)
-                    .map(|s| self.read(s))
+                    .map(|s| self.read_at(s, depth + 1))
                     .filter(|t| t.last() != Some("None"))
                     .collect();
                 match sides.as_slice() {
@@ -95,19 +118,19 @@ impl<'s> TypeReader<'s> {
     }
 
     /// `B[C, D]` → B with its arguments; `Optional[T]` → T.
-    fn generic(&self, node: Node) -> TypeRef {
+    fn generic(&self, node: Node, depth: u32) -> TypeRef {
         let base = node
             .child_by_field_name("value")
             .or_else(|| node.named_child(0));
         let mut t = base
-            .map(|b| self.read(b))
+            .map(|b| self.read_at(b, depth + 1))
             .unwrap_or_else(|| TypeRef::simple("?"));
         let mut args = Vec::new();
         for a in named_children(node).skip(1) {
             if a.kind() == "type_parameter" {
-                args.extend(named_children(a).map(|x| self.read(x)));
+                args.extend(named_children(a).map(|x| self.read_at(x, depth + 1)));
             } else {
-                args.push(self.read(a));
+                args.push(self.read_at(a, depth + 1));
             }
         }
         if t.last() == Some("Optional") && args.len() == 1 {
@@ -120,7 +143,7 @@ impl<'s> TypeReader<'s> {
     /// A string annotation: its content parsed as one expression and read as
     /// written; anything else (an f-string, several statements, a parse error)
     /// is an unknown type.
-    fn quoted(&self, node: Node) -> TypeRef {
+    fn quoted(&self, node: Node, depth: u32) -> TypeRef {
         let unknown = || TypeRef::simple("?");
         let Some(content) = plain_string(self.src, node) else {
             return unknown();
@@ -133,8 +156,11 @@ impl<'s> TypeReader<'s> {
                 src: content.as_bytes(),
                 enclosing: self.enclosing,
                 quote_depth: self.quote_depth + 1,
+                cuts: std::cell::Cell::new(0),
             };
-            Some(inner.read(statement.named_child(0)?))
+            let read = inner.read_at(statement.named_child(0)?, depth + 1);
+            self.cuts.set(self.cuts.get() + inner.cuts());
+            Some(read)
         })
         .unwrap_or_else(unknown)
     }
@@ -145,16 +171,21 @@ impl<'s> TypeReader<'s> {
 }
 
 /// `a.b.c` as its segments; `None` for anything but a name or attribute chain.
+/// A loop, not a recursion: the grammar nests one level per dot, and a chain is as
+/// long as the file lets it be.
 pub fn attribute_path(src: &[u8], node: Node) -> Option<Vec<String>> {
-    match node.kind() {
-        "identifier" => Some(vec![node_text(src, node).to_string()]),
-        "attribute" => {
-            let mut p = attribute_path(src, node.child_by_field_name("object")?)?;
-            p.push(node_text(src, node.child_by_field_name("attribute")?).to_string());
-            Some(p)
-        }
-        _ => None,
+    let mut reversed = Vec::new();
+    let mut at = node;
+    while at.kind() == "attribute" {
+        reversed.push(node_text(src, at.child_by_field_name("attribute")?).to_string());
+        at = at.child_by_field_name("object")?;
     }
+    if at.kind() != "identifier" {
+        return None;
+    }
+    reversed.push(node_text(src, at).to_string());
+    reversed.reverse();
+    Some(reversed)
 }
 
 /// A dotted name written in a string (`"pkg.mod.f"`), parsed as the expression

@@ -15,6 +15,12 @@
 //! `a::b::f()` / `T::new()` is `Member` on a path that starts with
 //! [`policy::SCOPED`]. Macro invocations are not calls, and their token trees
 //! are not read (README: known gaps).
+//!
+//! Conditional compilation ([`cfg`]): code under a `#[cfg]` (or a `cfg_attr`
+//! that expands to one) the build leaves out is walked as inactive: its
+//! declarations are pushed marked `inactive`, it binds no name, pushes no
+//! import and no call. A file that only an inactive `mod x;` reaches is made
+//! inactive once the module tree is known ([`assign_module_paths`]).
 
 use std::collections::HashMap;
 
@@ -26,6 +32,7 @@ use crate::facts::{
     Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx,
     ScopeKind, TypeRef, ValueExpr,
 };
+use crate::lang::rust::cfg::{self, Builds, Env, Predicate};
 use crate::lang::rust::policy;
 use crate::lang::Language;
 
@@ -34,14 +41,26 @@ pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
 
-/// `_tree_wide` carries the build configuration and the tree's build files.
+/// `tree_wide` carries the build configuration and each package's features; a
+/// file no build compiles (a test target when the run leaves tests out) is
+/// `build_excluded`.
 pub fn extract(
     path: &str,
     source: &[u8],
     tree: &tree_sitter::Tree,
-    _tree_wide: &crate::lang::TreeWide,
+    tree_wide: &crate::lang::TreeWide,
 ) -> FileFacts {
-    let mut x = Extractor::new(path, source);
+    let (package_dir, features) = tree_wide.rust_packages.of_file(path);
+    let env = Env {
+        rust: &tree_wide.config.rust,
+        features,
+    };
+    let Some(builds) = cfg::file_builds(path, package_dir, &tree_wide.config) else {
+        let mut facts = FileFacts::new(path, Language::Rust);
+        facts.build_excluded = true;
+        return facts;
+    };
+    let mut x = Extractor::new(path, source, env, builds);
     x.items(tree.root_node(), 0);
     let mut facts = x.facts;
     facts.parse_errors = x.errors.total(tree);
@@ -116,17 +135,26 @@ pub fn assign_module_paths(
         .filter(|(_, f)| f.language == Language::Rust)
         .map(|(i, f)| (f.path.clone(), i))
         .collect();
-    // Children of each file: (child file, module name path below the file's module).
-    let mut children: Vec<Vec<(usize, Vec<String>)>> = vec![Vec::new(); facts.len()];
+    // Children of each file: (child file, module name path below the file's
+    // module, whether the `mod` is one the build leaves out).
+    let mut children: Vec<Vec<(usize, Vec<String>, bool)>> = vec![Vec::new(); facts.len()];
     let mut reached = vec![false; facts.len()];
     let mut files: Vec<usize> = by_path.values().copied().collect();
     files.sort_unstable();
-    let mod_children = |fi: usize, dir: &str| -> Vec<(usize, Vec<String>)> {
+    let mod_children = |fi: usize, dir: &str, inactive: bool| -> Vec<(usize, Vec<String>)> {
         let mut out = Vec::new();
         for imp in &facts[fi].imports {
-            let ImportKind::RustMod { name, within } = &imp.kind else {
+            let ImportKind::RustMod {
+                name,
+                within,
+                inactive: left_out,
+            } = &imp.kind
+            else {
                 continue;
             };
+            if *left_out != inactive {
+                continue;
+            }
             let base = within.iter().fold(dir.to_string(), |b, w| join(&b, w));
             let candidates = [
                 format!("{}.rs", join(&base, name)),
@@ -142,48 +170,59 @@ pub fn assign_module_paths(
         }
         out
     };
-    for &fi in &files {
-        for (child, sub) in mod_children(fi, &module_dir(&facts[fi].path)) {
-            if !reached[child] {
-                reached[child] = true;
-                children[fi].push((child, sub));
+    // The `mod`s the build compiles claim their files first; a file that only a
+    // `mod` the build leaves out names is still placed in the tree, inactive.
+    for inactive in [false, true] {
+        for &fi in &files {
+            for (child, sub) in mod_children(fi, &module_dir(&facts[fi].path), inactive) {
+                if !reached[child] {
+                    reached[child] = true;
+                    children[fi].push((child, sub, inactive));
+                }
             }
         }
-    }
-    // A crate root that is no `lib.rs`/`main.rs` (`tests/it.rs`) keeps its
-    // children beside it.
-    for &fi in &files {
-        let path = &facts[fi].path;
-        let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        if reached[fi] || module_dir(path) == dir {
-            continue;
-        }
-        for (child, sub) in mod_children(fi, dir) {
-            if !reached[child] {
-                reached[child] = true;
-                children[fi].push((child, sub));
+        // A crate root that is no `lib.rs`/`main.rs` (`tests/it.rs`) keeps its
+        // children beside it.
+        for &fi in &files {
+            let path = &facts[fi].path;
+            let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+            if reached[fi] || module_dir(path) == dir {
+                continue;
+            }
+            for (child, sub) in mod_children(fi, dir, inactive) {
+                if !reached[child] {
+                    reached[child] = true;
+                    children[fi].push((child, sub, inactive));
+                }
             }
         }
     }
     let mut roots: Vec<usize> = by_path.values().copied().filter(|&i| !reached[i]).collect();
     roots.sort_by(|a, b| facts[*a].path.cmp(&facts[*b].path));
     let mut assigned = vec![false; facts.len()];
+    let mut left_out = Vec::new();
     for root in roots {
         let key = facts[root].path.clone();
-        let mut stack = vec![(root, Vec::<String>::new())];
-        while let Some((fi, module)) = stack.pop() {
+        let mut stack = vec![(root, Vec::<String>::new(), false)];
+        while let Some((fi, module, inactive)) = stack.pop() {
             if assigned[fi] || module.len() > 64 {
                 continue;
             }
             assigned[fi] = true;
+            if inactive {
+                left_out.push(fi);
+            }
             let path = module.join("::");
             facts[fi].module = vec![super::resolve::module_key(&key, &path), key.clone(), path];
-            for (child, sub) in children[fi].clone() {
+            for (child, sub, edge_inactive) in children[fi].clone() {
                 let mut m = module.clone();
                 m.extend(sub);
-                stack.push((child, m));
+                stack.push((child, m, inactive || edge_inactive));
             }
         }
+    }
+    for fi in left_out {
+        leave_out(&mut facts[fi]);
     }
     // Files only reachable through a cycle: each its own crate root.
     for &fi in by_path.values() {
@@ -209,6 +248,23 @@ pub fn assign_module_paths(
         }
     }
     adopt_macro_argument_calls(facts);
+}
+
+/// A file the build leaves out (only an inactive `mod` reaches it, or a file
+/// such a file declares): every declaration inactive, no call, no binding, no
+/// macro, as if each item were under a `cfg` that is off.
+fn leave_out(facts: &mut FileFacts) {
+    for d in &mut facts.decls {
+        d.inactive = true;
+    }
+    facts.calls.clear();
+    facts.refs.clear();
+    facts.macro_argument_calls.clear();
+    facts.macro_rules.clear();
+    for scope in &mut facts.scopes {
+        scope.bindings.clear();
+        scope.by_name.clear();
+    }
 }
 
 /// The library of the nearest `Cargo.toml` at or above `dir` (inside the root):
@@ -374,6 +430,26 @@ struct Extractor<'s> {
     errors: ErrorCount,
     /// Reading the argument of a macro of the tree (its calls kept aside).
     in_tree_macro: bool,
+    /// What the `cfg` predicates are evaluated against.
+    env: Env<'s>,
+    /// The builds that compile the code being walked; none while walking code
+    /// the build leaves out.
+    builds: Builds,
+}
+
+/// What the attributes before an item say: its decorators (`derive`s, also
+/// those an active `cfg_attr` adds) and the `cfg` predicates that gate it.
+#[derive(Default)]
+struct Attrs {
+    decorators: Vec<Decorator>,
+    gates: Vec<Predicate>,
+}
+
+impl Attrs {
+    fn extend(&mut self, other: Attrs) {
+        self.decorators.extend(other.decorators);
+        self.gates.extend(other.gates);
+    }
 }
 
 fn end_line_of(node: Node) -> u32 {
@@ -386,7 +462,7 @@ fn named_children(node: Node) -> Vec<Node> {
 }
 
 impl<'s> Extractor<'s> {
-    fn new(path: &str, src: &'s [u8]) -> Extractor<'s> {
+    fn new(path: &str, src: &'s [u8], env: Env<'s>, builds: Builds) -> Extractor<'s> {
         Extractor {
             src,
             facts: FileFacts::new(path, Language::Rust),
@@ -398,7 +474,69 @@ impl<'s> Extractor<'s> {
             closure_patterns: HashMap::new(),
             errors: ErrorCount::default(),
             in_tree_macro: false,
+            env,
+            builds,
         }
+    }
+
+    /// Whether the code being walked is compiled by some build.
+    fn compiled(&self) -> bool {
+        self.builds.compiled()
+    }
+
+    /// Walks `f` (one item, statement, field or arm) under the gates written on
+    /// it. A library's test-only item binds nothing in its surroundings (D32):
+    /// the bindings it added to the current scope are dropped.
+    fn under(&mut self, gates: &[Predicate], f: impl FnOnce(&mut Self)) {
+        if gates.is_empty() {
+            f(self);
+            return;
+        }
+        let around = self.builds;
+        let builds = self.gated(gates);
+        let scope = self.scope as usize;
+        let bound = self.facts.scopes[scope].bindings.len();
+        self.builds = builds;
+        f(self);
+        self.builds = around;
+        if builds.only_for_tests_within(around) {
+            self.facts.scopes[scope].bindings.truncate(bound);
+        }
+    }
+
+    /// The builds of code under `gates`, inside the code being walked.
+    fn gated(&self, gates: &[Predicate]) -> Builds {
+        gates.iter().fold(self.builds, |b, p| b.gated(&self.env, p))
+    }
+
+    /// The named children of a list (parameters, fields, variants) that the build
+    /// compiles: each after the `#[cfg]` attribute items written before it.
+    fn compiled_among<'t>(&self, list: Node<'t>) -> Vec<Node<'t>> {
+        let mut gates = Vec::new();
+        let mut out = Vec::new();
+        for n in named_children(list) {
+            match n.kind() {
+                "attribute_item" => gates.extend(self.attribute(n).gates),
+                "line_comment" | "block_comment" => {}
+                _ => {
+                    if self.gated(&gates).compiled() {
+                        out.push(n);
+                    }
+                    gates.clear();
+                }
+            }
+        }
+        out
+    }
+
+    /// The gates of the attribute items among `nodes` (a field's, an arm's own
+    /// attributes).
+    fn gates_among<'t>(&self, nodes: impl IntoIterator<Item = Node<'t>>) -> Vec<Predicate> {
+        nodes
+            .into_iter()
+            .filter(|n| matches!(n.kind(), "attribute_item" | "inner_attribute_item"))
+            .flat_map(|n| self.attribute(n).gates)
+            .collect()
     }
 
     fn text(&self, node: Node) -> &'s str {
@@ -432,7 +570,8 @@ impl<'s> Extractor<'s> {
     }
 
     fn bind(&mut self, name: &str, line: u32, value: BindingValue) {
-        if name == "_" || name.is_empty() {
+        // Code the build leaves out names nothing.
+        if name == "_" || name.is_empty() || !self.compiled() {
             return;
         }
         self.facts.scopes[self.scope as usize]
@@ -444,7 +583,8 @@ impl<'s> Extractor<'s> {
             });
     }
 
-    fn push_decl(&mut self, decl: Decl) -> DeclIdx {
+    fn push_decl(&mut self, mut decl: Decl) -> DeclIdx {
+        decl.inactive = !self.compiled();
         self.facts.decls.push(decl);
         (self.facts.decls.len() - 1) as DeclIdx
     }
@@ -467,13 +607,22 @@ impl<'s> Extractor<'s> {
     // ----- items ------------------------------------------------------------------------------
 
     /// The items of a source file, a module body, an impl or trait body, or a block:
-    /// attributes are read into the item they stand before.
+    /// attributes are read into the item they stand before, and its `cfg` gates
+    /// decide whether it is compiled; a `#![cfg(…)]` inside the body gates all of it.
     fn items(&mut self, node: Node, depth: u32) {
         if self.too_deep(depth) {
             return;
         }
-        let mut pending: Vec<Decorator> = Vec::new();
-        for child in named_children(node) {
+        let kids = named_children(node);
+        let inner = self.gates_among(
+            kids.iter()
+                .filter(|k| k.kind() == "inner_attribute_item")
+                .copied(),
+        );
+        let around = self.builds;
+        self.builds = self.gated(&inner);
+        let mut pending = Attrs::default();
+        for child in kids {
             self.errors.note(child);
             match child.kind() {
                 "attribute_item" => {
@@ -483,9 +632,10 @@ impl<'s> Extractor<'s> {
                 "inner_attribute_item" | "line_comment" | "block_comment" => continue,
                 _ => {}
             }
-            let attrs = std::mem::take(&mut pending);
-            self.item(child, depth + 1, attrs);
+            let Attrs { decorators, gates } = std::mem::take(&mut pending);
+            self.under(&gates, |x| x.item(child, depth + 1, decorators));
         }
+        self.builds = around;
     }
 
     /// An item or a statement.
@@ -514,39 +664,94 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// `#[derive(A, B)]` → `derive::A`, `derive::B`; any other `#[x…]` → `x`.
-    fn attribute(&self, node: Node) -> Vec<Decorator> {
+    /// `#[derive(A, B)]` → `derive::A`, `derive::B`; `#[cfg(p)]` → the gate p;
+    /// `#[cfg_attr(p, a, b)]` → what a and b say, a gate of theirs holding only
+    /// where p does and their decorators kept where p holds; any other `#[x…]` → `x`.
+    fn attribute(&self, node: Node) -> Attrs {
         let Some(attr) = named_children(node)
             .into_iter()
             .find(|c| c.kind() == "attribute")
         else {
-            return Vec::new();
+            return Attrs::default();
         };
         let Some(path) = named_children(attr).into_iter().next() else {
-            return Vec::new();
+            return Attrs::default();
         };
-        let name = self.text(path).to_string();
         let args = attr.child_by_field_name("arguments").or_else(|| {
             named_children(attr)
                 .into_iter()
                 .find(|c| c.kind() == "token_tree")
         });
-        if name == "derive" {
-            if let Some(tt) = args {
-                return named_children(tt)
+        self.attribute_named(self.text(path), args, &[path])
+    }
+
+    /// One attribute by its name and its token tree (`tokens` is the attribute
+    /// as written, for a `cfg_attr`'s list whose items are not syntax nodes).
+    fn attribute_named(&self, name: &str, args: Option<Node>, tokens: &[Node]) -> Attrs {
+        match (name, args) {
+            ("derive", Some(tt)) => Attrs {
+                decorators: named_children(tt)
                     .into_iter()
                     .filter(|c| c.kind() == "identifier")
                     .map(|c| Decorator {
                         path: vec!["derive".to_string(), self.text(c).to_string()],
                         called: false,
                     })
-                    .collect();
+                    .collect(),
+                gates: Vec::new(),
+            },
+            ("cfg", Some(tt)) => Attrs {
+                decorators: vec![Decorator {
+                    path: vec![name.to_string()],
+                    called: true,
+                }],
+                gates: vec![one_predicate(cfg::read_predicates(self.src, tt, 0))],
+            },
+            ("cfg_attr", Some(tt)) => self.cfg_attr(tt),
+            _ => {
+                let called = args.is_some() || tokens.len() > 1;
+                Attrs {
+                    decorators: vec![Decorator {
+                        path: vec![name.to_string()],
+                        called,
+                    }],
+                    gates: Vec::new(),
+                }
             }
         }
-        vec![Decorator {
-            path: vec![name],
-            called: args.is_some(),
-        }]
+    }
+
+    /// `cfg_attr(p, a, b(…), …)`: each attribute of the list is read as written
+    /// on its own; its gates only where p holds (`any(not(p), q)`), its
+    /// decorators only where p holds in the first build of the code walked.
+    fn cfg_attr(&self, tt: Node) -> Attrs {
+        let segments = cfg::segments(tt);
+        let Some((first, rest)) = segments.split_first() else {
+            return Attrs::default();
+        };
+        let p = cfg::read_predicate(self.src, first, 0);
+        let applies = self.builds.holds_in_first(&self.env, &p);
+        let mut out = Attrs::default();
+        for tokens in rest {
+            let Some(name) = tokens.first().filter(|t| t.kind() == "identifier") else {
+                continue;
+            };
+            let args = match tokens.as_slice() {
+                [_, tt] if tt.kind() == "token_tree" => Some(*tt),
+                _ => None,
+            };
+            let inner = self.attribute_named(self.text(*name), args, tokens);
+            out.gates.extend(
+                inner
+                    .gates
+                    .into_iter()
+                    .map(|q| Predicate::implied_by(p.clone(), q)),
+            );
+            if applies {
+                out.decorators.extend(inner.decorators);
+            }
+        }
+        out
     }
 
     /// `fn f(…) -> R { … }`: a function, or a method inside `impl`/`trait`.
@@ -567,34 +772,36 @@ impl<'s> Extractor<'s> {
         decl.decorators = attrs;
         decl.type_params = self.type_params(node);
         let mut receiver: Option<Option<TypeRef>> = None;
-        if let Some(ps) = node.child_by_field_name("parameters") {
-            for p in named_children(ps) {
-                match p.kind() {
-                    "self_parameter" => receiver = Some(Some(TypeRef::self_type())),
-                    "parameter" => {
-                        let ty = p
-                            .child_by_field_name("type")
-                            .and_then(|t| self.type_ref(t, 0));
-                        let pat = p.child_by_field_name("pattern");
-                        if pat.is_some_and(|n| n.kind() == "self") {
-                            receiver = Some(ty);
-                            continue;
-                        }
-                        let pname = match pat {
-                            Some(n) if n.kind() == "identifier" => self.text(n).to_string(),
-                            _ => "_".to_string(),
-                        };
-                        decl.params.push(Param {
-                            name: pname,
-                            ty,
-                            variadic: false,
-                            keyword_variadic: false,
-                            has_default: false,
-                            default: None,
-                        });
+        let compiled_params = node
+            .child_by_field_name("parameters")
+            .map(|ps| self.compiled_among(ps))
+            .unwrap_or_default();
+        for &p in &compiled_params {
+            match p.kind() {
+                "self_parameter" => receiver = Some(Some(TypeRef::self_type())),
+                "parameter" => {
+                    let ty = p
+                        .child_by_field_name("type")
+                        .and_then(|t| self.type_ref(t, 0));
+                    let pat = p.child_by_field_name("pattern");
+                    if pat.is_some_and(|n| n.kind() == "self") {
+                        receiver = Some(ty);
+                        continue;
                     }
-                    _ => {}
+                    let pname = match pat {
+                        Some(n) if n.kind() == "identifier" => self.text(n).to_string(),
+                        _ => "_".to_string(),
+                    };
+                    decl.params.push(Param {
+                        name: pname,
+                        ty,
+                        variadic: false,
+                        keyword_variadic: false,
+                        has_default: false,
+                        default: None,
+                    });
                 }
+                _ => {}
             }
         }
         decl.is_static = receiver.is_none();
@@ -624,12 +831,10 @@ impl<'s> Extractor<'s> {
             );
         }
         // Parameters bound by patterns other than a name hold nothing known.
-        if let Some(ps) = node.child_by_field_name("parameters") {
-            for p in named_children(ps) {
-                if let Some(pat) = p.child_by_field_name("pattern") {
-                    if !matches!(pat.kind(), "identifier" | "self") {
-                        self.bind_pattern_opaque(pat, 0);
-                    }
+        for &p in &compiled_params {
+            if let Some(pat) = p.child_by_field_name("pattern") {
+                if !matches!(pat.kind(), "identifier" | "self") {
+                    self.bind_pattern_opaque(pat, 0);
                 }
             }
         }
@@ -692,7 +897,7 @@ impl<'s> Extractor<'s> {
         let mut out = Vec::new();
         match body.kind() {
             "field_declaration_list" => {
-                for f in named_children(body) {
+                for f in self.compiled_among(body) {
                     if f.kind() != "field_declaration" {
                         continue;
                     }
@@ -712,9 +917,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "ordered_field_declaration_list" => {
-                let mut cursor = body.walk();
-                let types: Vec<Node> = body.children_by_field_name("type", &mut cursor).collect();
-                for (i, t) in types.into_iter().enumerate() {
+                for (i, t) in self.compiled_tuple_fields(body).into_iter().enumerate() {
                     out.push(Field {
                         name: i.to_string(),
                         ty: self.type_ref(t, 0),
@@ -730,6 +933,31 @@ impl<'s> Extractor<'s> {
         out
     }
 
+    /// The types of a tuple struct's fields the build compiles, in order (a field
+    /// left out shifts the positions of those after it, as rustc strips it first).
+    fn compiled_tuple_fields<'t>(&self, body: Node<'t>) -> Vec<Node<'t>> {
+        let mut cursor = body.walk();
+        let mut gates = Vec::new();
+        let mut out = Vec::new();
+        if !cursor.goto_first_child() {
+            return out;
+        }
+        loop {
+            let n = cursor.node();
+            if n.kind() == "attribute_item" {
+                gates.extend(self.attribute(n).gates);
+            } else if cursor.field_name() == Some("type") {
+                if self.gated(&gates).compiled() {
+                    out.push(n);
+                }
+                gates.clear();
+            }
+            if !cursor.goto_next_sibling() {
+                return out;
+            }
+        }
+    }
+
     /// An enum: its variants are its `fields` (no type), so `E::V(x)` is known
     /// to construct a variant, not to call a function.
     fn enum_item(&mut self, node: Node, depth: u32, attrs: Vec<Decorator>) {
@@ -738,7 +966,7 @@ impl<'s> Extractor<'s> {
         };
         let mut discriminants = Vec::new();
         if let Some(body) = node.child_by_field_name("body") {
-            for v in named_children(body) {
+            for v in self.compiled_among(body) {
                 if v.kind() != "enum_variant" {
                     continue;
                 }
@@ -833,6 +1061,7 @@ impl<'s> Extractor<'s> {
                 kind: ImportKind::RustMod {
                     name: name.clone(),
                     within: self.within.clone(),
+                    inactive: !self.compiled(),
                 },
             });
             self.bind(&name, 0, BindingValue::Import(i));
@@ -855,7 +1084,11 @@ impl<'s> Extractor<'s> {
     /// `use a::{b, c as d, e::*};`: one import per leaf, bound by its last
     /// segment or alias (`*` for a glob) in the scope the `use` stands in.
     fn use_declaration(&mut self, node: Node) {
-        let Some(arg) = node.child_by_field_name("argument") else {
+        // A `use` the build leaves out imports nothing.
+        let Some(arg) = node
+            .child_by_field_name("argument")
+            .filter(|_| self.compiled())
+        else {
             return;
         };
         let mut leaves = Vec::new();
@@ -1326,6 +1559,12 @@ impl<'s> Extractor<'s> {
                 Shape::Unknown
             }
             "line_comment" | "block_comment" | "attribute_item" => Shape::Unknown,
+            // `S { #[cfg(x)] a: f() }`: the field is left out with its value.
+            "field_initializer" | "shorthand_field_initializer" => {
+                let gates = self.gates_among(named_children(node));
+                self.under(&gates, |x| x.children(node, d));
+                Shape::Unknown
+            }
             _ => {
                 self.children(node, d);
                 Shape::Unknown
@@ -1336,6 +1575,11 @@ impl<'s> Extractor<'s> {
     /// `Some(x) => …` against the scrutinee's value: x holds what it wraps; the
     /// guard and the arm's value are walked in the arm's scope.
     fn match_arm(&mut self, node: Node, scrutinee: Shape, d: u32) {
+        let gates = self.gates_among(named_children(node));
+        self.under(&gates, |x| x.match_arm_body(node, scrutinee, d));
+    }
+
+    fn match_arm_body(&mut self, node: Node, scrutinee: Shape, d: u32) {
         self.in_block(|x| {
             if let Some(p) = node.child_by_field_name("pattern") {
                 let kids = named_children(p);
@@ -1611,6 +1855,10 @@ impl<'s> Extractor<'s> {
                 args.push(shape.arg());
             }
         }
+        // A call in code the build leaves out is no site of the program.
+        if !self.compiled() {
+            return Shape::Unknown;
+        }
         let idx = self.facts.calls.len() as CallIdx;
         let wrote = self.wrote(function);
         self.facts.calls.push(Call {
@@ -1665,7 +1913,7 @@ impl<'s> Extractor<'s> {
     /// `$x:expr` (and nothing else) and writes `$x` exactly once, so that an
     /// invocation compiles its argument once, as written.
     fn macro_definition(&mut self, node: Node) {
-        let Some(name) = node.child_by_field_name("name") else {
+        let Some(name) = node.child_by_field_name("name").filter(|_| self.compiled()) else {
             return;
         };
         let rules: Vec<Node> = named_children(node)
@@ -1949,6 +2197,9 @@ impl<'s> Extractor<'s> {
         args: Vec<Shape>,
         wrote: String,
     ) -> Shape {
+        if !self.compiled() {
+            return Shape::Unknown;
+        }
         let idx = self.facts.calls.len() as CallIdx;
         self.facts.calls.push(Call {
             line: line_of(anchor),
@@ -2091,6 +2342,14 @@ impl<'s> Extractor<'s> {
             }
             _ => None,
         }
+    }
+}
+
+/// The one predicate of a `cfg(…)`; anything else is unreadable.
+fn one_predicate(predicates: Vec<Predicate>) -> Predicate {
+    match <[Predicate; 1]>::try_from(predicates) {
+        Ok([p]) => p,
+        Err(_) => Predicate::Unreadable,
     }
 }
 

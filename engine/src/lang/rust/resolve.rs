@@ -457,7 +457,7 @@ fn eval_binding(cx: &Cx, site: &Site, b: &Binding, ns: Ns, budget: u32) -> V {
                     };
                     relabel(v, Family::Import)
                 }
-                ImportKind::RustMod { name, within } => {
+                ImportKind::RustMod { name, within, .. } => {
                     let (key, _, _) = file_key(cx.index, file);
                     let mut k = key.to_string();
                     for w in within.iter().chain(std::iter::once(name)) {

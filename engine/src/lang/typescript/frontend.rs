@@ -30,8 +30,8 @@ use tree_sitter::Node;
 
 use crate::facts::{
     ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, Key, LiteralType, Param, Receiver,
-    ReturnValue, Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
+    Decorator, Field, FileFacts, Import, ImportKind, Key, LiteralType, ModuleSyntax, Param,
+    Receiver, ReturnValue, Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::lang::Language;
 
@@ -75,7 +75,9 @@ pub const PROTOTYPE: &str = "prototype.";
 /// A type the model does not spell (union, intersection, mapped, conditional).
 pub const OPAQUE: &str = "(opaque)";
 
-/// `_tree_wide` carries the build configuration and the tree's build files.
+/// `_tree_wide` carries the build configuration and the tree's build files; what
+/// they decide (which files are in a program, where specifiers go) is read once the
+/// whole tree's facts exist (project.rs).
 pub fn extract(
     language: Language,
     path: &str,
@@ -544,6 +546,9 @@ impl<'s> Extractor<'s> {
                         .child_by_field_name("source")
                         .and_then(|s| self.string_value(s));
                     let name = named_children(c).find(|n| n.kind() == "identifier");
+                    if let Some(spec) = &spec {
+                        self.request(spec, ModuleSyntax::Require);
+                    }
                     if let (Some(spec), Some(name)) = (spec, name) {
                         let alias = self.text(name).to_string();
                         self.bind_module(&spec, &alias, line_of(node));
@@ -552,6 +557,7 @@ impl<'s> Extractor<'s> {
             }
             return;
         };
+        self.request(&spec, ModuleSyntax::Import);
         let line = line_of(node);
         for clause in named_children(node) {
             match clause.kind() {
@@ -600,6 +606,13 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// A module the file loads (for its program and its targets, project.rs).
+    fn request(&mut self, spec: &str, syntax: ModuleSyntax) {
+        self.facts
+            .module_requests
+            .push(super::project::request(spec, syntax));
+    }
+
     fn named_import(&mut self, spec: &str, name: &str, alias: &str, line: u32) -> u32 {
         self.add_import(
             line,
@@ -640,6 +653,9 @@ impl<'s> Extractor<'s> {
         let source = node
             .child_by_field_name("source")
             .and_then(|s| self.string_value(s));
+        if let Some(spec) = &source {
+            self.request(spec, ModuleSyntax::Import);
+        }
         let is_default = children(node).any(|c| c.kind() == "default");
         if let Some(decl) = node.child_by_field_name("declaration") {
             let before = self.facts.scopes[self.scope as usize].bindings.len();
@@ -1893,6 +1909,9 @@ impl<'s> Extractor<'s> {
                 .and_then(|a| named_children(a).next())
                 .and_then(|s| self.string_value(s));
             self.args(arguments, d);
+            if let Some(s) = &spec {
+                self.request(s, ModuleSyntax::DynamicImport);
+            }
             return match spec {
                 Some(s) => Shape::Module(s),
                 None => Shape::Unknown,
@@ -1991,6 +2010,9 @@ impl<'s> Extractor<'s> {
         } else {
             None
         };
+        if let Some(s) = &spec {
+            self.request(s, ModuleSyntax::Require);
+        }
         let call = Call {
             line: line_of(at),
             column: column_of(at),

@@ -3,6 +3,8 @@
 //! README.md in this folder.
 
 pub mod frontend;
+pub mod jsonc;
 pub mod modules;
 pub mod policy;
+pub mod project;
 pub mod resolve;

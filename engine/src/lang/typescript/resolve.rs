@@ -7,15 +7,15 @@
 //! the family of the evidence that decided it.
 
 use crate::facts::{
-    Binding, BindingValue, Call, CallKind, Callee, DeclKind, ImportKind, Key, Receiver, ScopeIdx,
-    ScopeKind, TypeRef, ValueExpr, ValueRef,
+    Binding, BindingValue, Call, CallKind, Callee, DeclKind, FileFacts, ImportKind, Key,
+    ModuleTarget, Receiver, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::typescript::frontend::{
     slot_name, AWAIT, DEFAULT, EXPORTS_SCOPE, EXPORT_EQUALS, FUNCTION_TYPE, INDEXED, OPAQUE,
     POISON_LINE, PROTOTYPE, STAR, TYPEOF,
 };
-use crate::lang::typescript::{modules, policy};
+use crate::lang::typescript::policy;
 use crate::lang::Language;
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::{
@@ -670,10 +670,10 @@ fn follow_import<'a>(cx: &Cx<'a>, file: u32, i: u32, budget: u32) -> Ev<'a> {
     match &import.kind {
         ImportKind::Module { path, .. } => {
             let spec = path.first().map(String::as_str).unwrap_or("");
-            match modules::resolve_specifier(cx.index, &facts.path, spec) {
-                Some(f) => ev(V::Module(f), Family::Import),
-                None if modules::is_relative(spec) => unknown(Reason::NoDeclaration),
-                None => ev(
+            match module_file(cx.index, facts, spec) {
+                Loaded::File(f) => ev(V::Module(f), Family::Import),
+                Loaded::Missing => unknown(Reason::NoDeclaration),
+                Loaded::Outside => ev(
                     V::Outside(specifier_kind(spec), spec.to_string()),
                     Family::ExternalImport,
                 ),
@@ -681,10 +681,10 @@ fn follow_import<'a>(cx: &Cx<'a>, file: u32, i: u32, budget: u32) -> Ev<'a> {
         }
         ImportKind::From { module, name, .. } => {
             let spec = module.first().map(String::as_str).unwrap_or("");
-            match modules::resolve_specifier(cx.index, &facts.path, spec) {
-                Some(f) => as_import(export_of(cx, f, name, budget - 1)),
-                None if modules::is_relative(spec) => unknown(Reason::NoDeclaration),
-                None => {
+            match module_file(cx.index, facts, spec) {
+                Loaded::File(f) => as_import(export_of(cx, f, name, budget - 1)),
+                Loaded::Missing => unknown(Reason::NoDeclaration),
+                Loaded::Outside => {
                     let symbol = if name == DEFAULT {
                         spec.to_string()
                     } else {
@@ -698,6 +698,41 @@ fn follow_import<'a>(cx: &Cx<'a>, file: u32, i: u32, budget: u32) -> Ev<'a> {
             }
         }
         _ => unknown(Reason::LocalValue),
+    }
+}
+
+/// What a specifier the file writes loads, as its project resolved it (project.rs).
+enum Loaded {
+    /// A file of the program (its index).
+    File(u32),
+    /// The tree claims it and no file of the program answers.
+    Missing,
+    Outside,
+}
+
+/// The target recorded for `spec` in the file's module requests. Written twice with
+/// targets that differ (an `import` and a `require` that conditions send apart), it
+/// names neither.
+fn module_file(index: &TreeIndex, facts: &FileFacts, spec: &str) -> Loaded {
+    let requests = &facts.module_requests;
+    let start = requests.partition_point(|r| r.specifier.as_str() < spec);
+    let mut targets = requests[start..]
+        .iter()
+        .take_while(|r| r.specifier == spec)
+        .map(|r| r.target.as_ref());
+    let Some(Some(first)) = targets.next() else {
+        return Loaded::Missing;
+    };
+    if targets.any(|t| t != Some(first)) {
+        return Loaded::Missing;
+    }
+    match first {
+        ModuleTarget::File(path) => match index.file_by_path(path) {
+            Some(f) => Loaded::File(f),
+            None => Loaded::Missing,
+        },
+        ModuleTarget::Missing => Loaded::Missing,
+        ModuleTarget::Outside => Loaded::Outside,
     }
 }
 
@@ -734,9 +769,9 @@ fn export_of<'a>(cx: &Cx<'a>, file: u32, name: &str, budget: u32) -> Ev<'a> {
             let e = match &facts.imports[i as usize].kind {
                 ImportKind::Star { module, .. } => {
                     let spec = module.first().map(String::as_str).unwrap_or("");
-                    match modules::resolve_specifier(cx.index, &facts.path, spec) {
-                        Some(f) => export_of(cx, f, name, budget - 1),
-                        None => continue,
+                    match module_file(cx.index, facts, spec) {
+                        Loaded::File(f) => export_of(cx, f, name, budget - 1),
+                        _ => continue,
                     }
                 }
                 _ => continue,

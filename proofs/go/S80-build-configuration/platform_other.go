@@ -1,0 +1,7 @@
+//go:build !windows
+
+package main
+
+func platform() string {
+	return "not windows"
+}

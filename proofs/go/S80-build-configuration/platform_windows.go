@@ -1,0 +1,5 @@
+package main
+
+func platform() string {
+	return "windows"
+}

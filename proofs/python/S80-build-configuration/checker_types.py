@@ -1,0 +1,3 @@
+class Greeter:
+    def hello(self):
+        print("checker_types.Greeter.hello")

@@ -1,0 +1,3 @@
+class Greeter:
+    def hello(self):
+        print("runtime_types.Greeter.hello")

@@ -1,0 +1,2 @@
+def speed():
+    print("slow_impl.speed")

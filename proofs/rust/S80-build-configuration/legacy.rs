@@ -1,0 +1,4 @@
+#[allow(dead_code)]
+pub fn helper() -> &'static str {
+    "legacy"
+}

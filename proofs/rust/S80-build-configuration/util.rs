@@ -1,0 +1,7 @@
+pub fn helper() -> &'static str {
+    "util"
+}
+
+pub fn shared() -> &'static str {
+    "shared"
+}

@@ -1,0 +1,3 @@
+export function tool(n: number): number {
+    return -n;
+}

@@ -1,0 +1,3 @@
+export function greet(who: string): string {
+    return "esm:" + who;
+}
