@@ -276,6 +276,29 @@ pub struct Finished {
     pub elapsed: Duration,
 }
 
+impl Finished {
+    /// Why a helper that ended on its own left no `file` behind, said once: its exit,
+    /// the read's error, and the start of what it printed, so garbage output is named
+    /// as such rather than as a missing file alone (D23).
+    pub fn wrote_no(&self, file: &Path, error: &std::io::Error) -> String {
+        let exit = match self.status {
+            Some(code) => format!("exited {code}"),
+            None => "was ended by a signal".to_string(),
+        };
+        let name = file
+            .file_name()
+            .unwrap_or(file.as_os_str())
+            .to_string_lossy();
+        let printed: String = self.stdout.trim().chars().take(120).collect();
+        let printed = if printed.is_empty() {
+            "printed nothing".to_string()
+        } else {
+            format!("printed {printed:?}")
+        };
+        format!("the helper {exit} and wrote no {name} ({error}); it {printed}")
+    }
+}
+
 impl Invocation {
     pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
         self.args.push(arg.as_ref().to_os_string());
@@ -756,6 +779,32 @@ mod tests {
         assert!(matches!(err, Outcome::Timeout { .. }), "{err}");
         std::thread::sleep(Duration::from_millis(2500));
         assert!(!marker.exists(), "the setsid child outlived the bound");
+    }
+
+    #[test]
+    fn a_helper_that_printed_garbage_and_wrote_no_file_is_named_as_such() {
+        // D23: "the helper wrote no sites: No such file or directory" for a helper
+        // that printed garbage and exited 0.
+        let finished = Finished {
+            status: Some(0),
+            stdout: "garbage\n".into(),
+            stderr: String::new(),
+            elapsed: Duration::from_millis(5),
+        };
+        let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let text = finished.wrote_no(Path::new("/w/sites.jsonl"), &missing);
+        assert!(
+            text.starts_with("the helper exited 0 and wrote no sites.jsonl ("),
+            "{text}"
+        );
+        assert!(text.ends_with("; it printed \"garbage\""), "{text}");
+        let silent = Finished {
+            stdout: String::new(),
+            ..finished
+        };
+        assert!(silent
+            .wrote_no(Path::new("sites.jsonl"), &missing)
+            .ends_with("it printed nothing"));
     }
 
     #[test]
