@@ -523,7 +523,7 @@ fn corpora_without_an_oracle_are_outcomes_not_scores() {
 
     // --all: every proof language and every corpus, sorted by id.
     let all = measure(dir.path(), &e.good, &out, &["--all", "--corpora", c]);
-    assert_code(&all, 0);
+    assert_code(&all, 3);
     let json: serde_json::Value =
         serde_json::from_slice(&read(&out.join("measurements.json"))).unwrap();
     let ids: Vec<_> = json["rows"]
