@@ -37,11 +37,11 @@ test: build
 	$(FUZZ) --seconds 3 --work $(TARGET)/fuzz-test
 
 ## fuzz: every fuzz target (each frontend, the report and truth readers) for
-## FUZZ_SECONDS seconds each; findings under $(TARGET)/fuzz/findings (reports/RELIABILITY.md).
+## FUZZ_SECONDS seconds each; findings under $(TARGET)/fuzz-work/findings (reports/RELIABILITY.md).
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 1
 fuzz: build
-	$(FUZZ) --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --work $(TARGET)/fuzz --stats $(TARGET)/fuzz/stats.jsonl
+	$(FUZZ) --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --work $(TARGET)/fuzz-work --stats $(TARGET)/fuzz-work/stats.jsonl
 
 proofs: build
 	$(HARNESS) proofs

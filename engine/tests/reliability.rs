@@ -113,6 +113,10 @@ fn the_budget_flags_reach_the_engine() {
     assert!(out.status.success());
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["skipped"][0]["reason"], "parse_budget");
+    // A quick file for the tree-size budget: the quotes would parse to the default
+    // time budget first (10 s), since tree size is checked on the finished tree.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "calls.ts", "g();\n".repeat(100));
     let out = callgraph()
         .args(["analyze"])
         .arg(dir.path())
