@@ -52,6 +52,9 @@ pub struct FileFacts {
     /// file-name suffixes): it is reported in `skipped` as `build_excluded` and none
     /// of its declarations competes with the ones built.
     pub build_excluded: bool,
+    /// The parse ran past its budget (time or tree size): the file is reported in
+    /// `skipped` as `parse_budget` and declares nothing.
+    pub over_parse_budget: bool,
     /// TypeScript/JavaScript: every module specifier the file writes (import and
     /// export declarations, `require`, `import()`), with how it loads it and, filled
     /// after extraction by the file's project (lang/typescript/project.rs), where it
@@ -484,6 +487,7 @@ impl FileFacts {
             patches: Vec::new(),
             role: FileRole::Source,
             build_excluded: false,
+            over_parse_budget: false,
             module_requests: Vec::new(),
             stub_pair: None,
             annotation_imports: Vec::new(),

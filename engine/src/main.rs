@@ -45,6 +45,18 @@ struct Common {
     /// Refuse trees with more files than this (default 50 000; env CALLGRAPH_MAX_FILES).
     #[arg(long)]
     max_files: Option<u64>,
+    /// Per-file parse budget in milliseconds; a file over it is skipped as
+    /// `parse_budget` (default 10 000; env CALLGRAPH_PARSE_TIME_MS).
+    #[arg(long, value_name = "MS")]
+    parse_time_ms: Option<u64>,
+    /// Per-file syntax-tree budget in nodes; a larger tree is skipped as
+    /// `parse_budget` (default 10 000 000; env CALLGRAPH_MAX_TREE_NODES).
+    #[arg(long, value_name = "NODES")]
+    max_tree_nodes: Option<u64>,
+    /// Refuse to write a report larger than this many bytes per byte of input, plus
+    /// 1 MiB (default 64; env CALLGRAPH_MAX_REPORT_RATIO).
+    #[arg(long, value_name = "RATIO")]
+    max_report_ratio: Option<u64>,
     #[command(flatten)]
     build: BuildArgs,
 }
@@ -163,9 +175,17 @@ struct ExplainArgs {
 }
 
 fn options(common: &Common) -> Result<Options, EngineError> {
+    if common.threads > engine::limits::MAX_THREADS {
+        return Err(EngineError::InvalidArgument(format!(
+            "--threads {} is over the limit of {} (the output does not depend on the count)",
+            common.threads,
+            engine::limits::MAX_THREADS
+        )));
+    }
     let mut options = Options {
         threads: common.threads,
         config: common.build.configuration()?,
+        limits: engine::limits::Limits::from_env()?,
         ..Options::default()
     };
     if !common.languages.is_empty() {
@@ -187,16 +207,23 @@ fn options(common: &Common) -> Result<Options, EngineError> {
     if let Some(v) = common.max_files {
         options.limits.max_files = v;
     }
+    if let Some(v) = common.parse_time_ms {
+        options.limits.parse_time_ms = v;
+    }
+    if let Some(v) = common.max_tree_nodes {
+        options.limits.max_tree_nodes = v;
+    }
+    if let Some(v) = common.max_report_ratio {
+        options.limits.max_report_ratio = v;
+    }
     Ok(options)
 }
 
 fn run(cli: Cli) -> Result<(), EngineError> {
     match cli.command {
         Command::Analyze(args) => {
-            let report = engine::analyze(&args.root, &options(&args.common)?)?;
-            let mut json = serde_json::to_string_pretty(&report).expect("report serializes");
-            json.push('\n');
-            write_out(args.out.as_deref(), json.as_bytes())
+            let json = engine::analyze_to_json(&args.root, &options(&args.common)?)?;
+            write_out(args.out.as_deref(), &json)
         }
         Command::Explain(args) => {
             let site = engine::explain::Site::parse(&args.site)?;
@@ -205,35 +232,45 @@ fn run(cli: Cli) -> Result<(), EngineError> {
             Ok(())
         }
         Command::Languages => {
-            for l in Language::ALL {
-                let families: Vec<&str> = l.families().iter().map(|f| f.token()).collect();
-                println!(
-                    "{:<8} .{:<10} {}",
-                    l.token(),
-                    l.extensions().join(" ."),
-                    families.join(", ")
-                );
-            }
+            print!("{}", languages_table());
             Ok(())
         }
     }
 }
 
-/// Write atomically: a temporary file beside the target, renamed when complete.
+/// One line per language: its token, its extensions and its families, in columns
+/// as wide as their widest entry.
+fn languages_table() -> String {
+    let rows: Vec<(&str, String, String)> = Language::ALL
+        .iter()
+        .map(|l| {
+            let families: Vec<&str> = l.families().iter().map(|f| f.token()).collect();
+            (
+                l.token(),
+                format!(".{}", l.extensions().join(" .")),
+                families.join(", "),
+            )
+        })
+        .collect();
+    let token_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let ext_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    rows.iter()
+        .map(|(token, ext, families)| {
+            format!("{token:<token_width$} {ext:<ext_width$} {families}\n")
+        })
+        .collect()
+}
+
+/// Write the report to standard output, or to `path`.
 fn write_out(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), EngineError> {
-    let io = |p: &std::path::Path| {
-        let p = p.display().to_string();
-        move |source| EngineError::Io { path: p, source }
-    };
     match path {
         None => std::io::stdout()
             .write_all(bytes)
-            .map_err(io(std::path::Path::new("<stdout>"))),
-        Some(p) => {
-            let tmp = p.with_extension("tmp-callgraph");
-            std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
-            std::fs::rename(&tmp, p).map_err(io(p))
-        }
+            .map_err(|source| EngineError::Io {
+                path: "<stdout>".into(),
+                source,
+            }),
+        Some(p) => engine::output::write_report(p, bytes),
     }
 }
 

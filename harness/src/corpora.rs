@@ -155,6 +155,84 @@ pub struct OracleChoice {
     pub options: serde_json::Value,
 }
 
+/// The languages a corpus may be measured in (DESIGN §6).
+pub const LANGUAGES: &[&str] = &[
+    "python",
+    "java",
+    "go",
+    "rust",
+    "c",
+    "cpp",
+    "typescript",
+    "tsx",
+    "javascript",
+    "kotlin",
+    "csharp",
+    "ada",
+];
+
+/// An id: a letter or digit, then letters, digits, `.`, `_`, `-`; never `..`. Ids
+/// are joined into cache paths (`corpora/`, `views/`, `truths/`), so `../../x`
+/// would write outside the cache (D10).
+fn is_plain_id(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        && !text.contains("..")
+}
+
+/// A registry name or version as registries spell them (`@scope/name`,
+/// `group:artifact`, `4.18.2+~4.17.14-1`, `1:2.0-1`): no `..`, no leading `.` or
+/// `/`, no other separator, no space.
+fn is_plain_name(text: &str, extra: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with(['.', '/'])
+        && !text.contains("..")
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-+~:".contains(c) || extra.contains(c))
+}
+
+impl CorpusEntry {
+    /// What must hold before any name is joined into a path.
+    fn check_names(&self) -> std::result::Result<(), String> {
+        if !is_plain_id(&self.id) {
+            return Err(format!(
+                "corpus id `{}` is not a plain name (letters, digits, `.`, `_`, `-`; no `..`)",
+                self.id
+            ));
+        }
+        if !LANGUAGES.contains(&self.language.as_str()) {
+            return Err(format!(
+                "corpus `{}`: language `{}` is not one of {}",
+                self.id,
+                self.language,
+                LANGUAGES.join(", ")
+            ));
+        }
+        if !is_plain_name(&self.source.registry, "") || self.source.registry.contains(':') {
+            return Err(format!(
+                "corpus `{}`: registry `{}` is not a plain name",
+                self.id, self.source.registry
+            ));
+        }
+        if !is_plain_name(&self.source.package, "@/") {
+            return Err(format!(
+                "corpus `{}`: package `{}` is not a registry name",
+                self.id, self.source.package
+            ));
+        }
+        if !is_plain_name(&self.source.version, "") {
+            return Err(format!(
+                "corpus `{}`: version `{}` is not a registry version",
+                self.id, self.source.version
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl CorporaFile {
     /// Reads and validates a corpora file.
     pub fn load(path: &Path, cap: u64) -> Result<CorporaFile> {
@@ -184,6 +262,7 @@ impl CorporaFile {
                     corpus.id
                 )));
             }
+            corpus.check_names().map_err(invalid)?;
         }
         Ok(file)
     }
@@ -200,6 +279,62 @@ impl CorporaFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn file_with(edit: impl FnOnce(&mut serde_json::Value)) -> tempfile::NamedTempFile {
+        let mut corpus = serde_json::json!({
+            "id": "ky", "language": "typescript",
+            "source": {"registry": "npm", "package": "ky", "version": "2.1.0",
+                       "sha256": "ab".repeat(32)},
+            "oracle": {"name": "tsc"}});
+        edit(&mut corpus);
+        let text = serde_json::json!({"schema": CORPORA_SCHEMA, "corpora": [corpus]});
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), text.to_string()).unwrap();
+        file
+    }
+
+    #[test]
+    fn ids_and_names_that_could_leave_the_cache_are_refused() {
+        // D10: id `../../escaped` wrote `escaped-*` two levels above --cache.
+        for (field, bad) in [
+            ("id", "../../escaped"),
+            ("id", "a/b"),
+            ("id", ".hidden"),
+            ("id", "proofs-python"),
+            ("language", "cobol"),
+            ("version", "../1"),
+            ("version", "1/2"),
+            ("registry", "../npm"),
+            ("package", "../x"),
+        ] {
+            let file = file_with(|c| match field {
+                "id" | "language" => c[field] = bad.into(),
+                _ => c["source"][field] = bad.into(),
+            });
+            let err = CorporaFile::load(file.path(), 1 << 20).unwrap_err();
+            assert_eq!(err.code(), "invalid_corpora", "{field} {bad}");
+        }
+        for (field, good) in [
+            ("id", "clap_builder"),
+            ("id", "ky.local"),
+            ("package", "@excalidraw/excalidraw"),
+            ("package", "com.google.code.gson:gson"),
+            ("version", "4.18.2+~4.17.14-1"),
+            ("version", "1:2.0-1"),
+        ] {
+            let file = file_with(|c| match field {
+                "id" => c[field] = good.into(),
+                _ => c["source"][field] = good.into(),
+            });
+            CorporaFile::load(file.path(), 1 << 20).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+    }
+
+    #[test]
+    fn the_committed_corpora_file_is_valid() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora.json");
+        CorporaFile::load(&path, 1 << 24).unwrap();
+    }
 
     #[test]
     fn a_build_configuration_becomes_the_engines_flags() {

@@ -101,20 +101,13 @@ pub fn prepared_tree(
     if target.is_dir() {
         return Ok(target);
     }
-    let partial = target.with_extension("partial");
-    let _ = std::fs::remove_dir_all(&partial);
-    let recovered = match recover_sources(unpacked, &step.source_maps, &partial) {
-        Ok(r) => r,
-        Err(outcome) => {
-            let _ = std::fs::remove_dir_all(&partial);
-            return Err(outcome);
-        }
-    };
+    // Recovered into a directory of its own, renamed into place once whole (D2).
+    let recovered = crate::fetch::build_into_place(&target, "prepare", |partial| {
+        recover_sources(unpacked, &step.source_maps, partial)
+    })?;
     let mut summary = serde_json::to_string_pretty(&recovered).expect("counts serialize");
     summary.push('\n');
     let _ = crate::atomic::write_atomic(&target.with_extension("json"), summary.as_bytes());
-    std::fs::rename(&partial, &target)
-        .map_err(|e| failed(format!("cannot move the recovered tree into place: {e}")))?;
     Ok(target)
 }
 
@@ -124,11 +117,11 @@ pub fn recovered_counts(prepared: &Path) -> Option<Recovered> {
     serde_json::from_str(&text).ok()
 }
 
-/// `<id>-<pin prefix>-<digest of the step>`.
+/// `<id>-<pin>-<digest of the step>`, the whole pin (D3).
 fn tree_name(corpus: &CorpusEntry, step: &Prepare) -> String {
     let spec = serde_json::to_string(step).expect("steps serialize");
     let digest = crate::proofs::hex(&Sha256::digest(spec.as_bytes()));
-    let pin = &corpus.source.sha256[..corpus.source.sha256.len().min(16)];
+    let pin = corpus.source.sha256.to_ascii_lowercase();
     format!("{}-{pin}-{}", corpus.id, &digest[..12])
 }
 
