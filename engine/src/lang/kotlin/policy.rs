@@ -15,10 +15,10 @@ pub const FAMILIES: &[Family] = &[
     Family::QualifiedPath,
     Family::WrittenType,
     Family::ReturnType,
-    Family::ValueFlow,
     Family::Builtin,
     Family::ExternalImport,
     Family::ForeignType,
+    Family::NothingDeclaresIt,
 ];
 
 /// The packages every Kotlin/JVM file imports by default (the language

@@ -318,7 +318,7 @@ pub fn eval_value(cx: &Cx, site: Site, v: &ValueExpr) -> Recv {
         ValueExpr::Name(n) => eval_name(cx, site, n),
         ValueExpr::Attribute { path } => eval_path(cx, site, path),
         ValueExpr::CallResult(i) => match cx.results.get(site.file, *i) {
-            Some(e) => Recv::Value(val_ty(&e.val), Family::ReturnType),
+            Some(e) => Recv::Value(val_ty(&e.val), e.family),
             None => Recv::Unknown(Reason::ReceiverTypeUnknown),
         },
         ValueExpr::New(t) => Recv::Value(ty_of(cx, site, t), Family::WrittenType),
@@ -658,12 +658,12 @@ pub fn receiver_recv(cx: &Cx, site: Site, receiver: &Receiver) -> Recv {
     match receiver {
         Receiver::Path(p) => eval_path(cx, site, p),
         Receiver::Call(i) => match cx.results.get(site.file, *i) {
-            Some(e) => Recv::Value(val_ty(&e.val), Family::ReturnType),
+            Some(e) => Recv::Value(val_ty(&e.val), e.family),
             None => Recv::Unknown(Reason::ReceiverTypeUnknown),
         },
         Receiver::CallThen { call, path } => {
             let mut recv = match cx.results.get(site.file, *call) {
-                Some(e) => Recv::Value(val_ty(&e.val), Family::ReturnType),
+                Some(e) => Recv::Value(val_ty(&e.val), e.family),
                 None => return Recv::Unknown(Reason::ReceiverTypeUnknown),
             };
             for seg in path {
@@ -715,7 +715,7 @@ pub fn arg_recv(cx: &Cx, site: Site, arg: &ArgShape) -> Recv {
         ArgShape::Name(n) => eval_name(cx, site, n),
         ArgShape::Path(p) => eval_path(cx, site, p),
         ArgShape::Call(i) => match cx.results.get(site.file, *i) {
-            Some(e) => Recv::Value(val_ty(&e.val), Family::ReturnType),
+            Some(e) => Recv::Value(val_ty(&e.val), e.family),
             None => Recv::Unknown(Reason::ReceiverTypeUnknown),
         },
         ArgShape::New(t) | ArgShape::Cast(t) => {
@@ -1247,6 +1247,9 @@ fn through_receivers(
                 if let Some(d) = on_tree_type(cx, site, call, *t, name, r.family) {
                     return d;
                 }
+                if outside_base_may_declare(cx, *t, name) {
+                    return behind_outside_base(cx, site, call, name, outer, *t);
+                }
             }
             Ty::Outside { fqn, .. } => {
                 if let Some(d) = extension_for(cx, site, &r.ty, name, r.family) {
@@ -1278,6 +1281,52 @@ fn through_receivers(
         }
     }
     top_level(cx, site, call, name)
+}
+
+/// Whether a base outside the tree (or one the engine cannot name) may declare a
+/// member of this name: an implicit receiver's member shadows every top-level
+/// function, so a call the tree's types do not answer may still be the base's.
+/// An outside base whose members are known in full answers for itself.
+fn outside_base_may_declare(cx: &Cx, ty: Eid, name: &str) -> bool {
+    if !cx.hierarchy.has_unknown_base(ty) {
+        return false;
+    }
+    for s in cx.hierarchy.depth_first(ty) {
+        let site = Site::of_decl(cx.index, s);
+        for b in &cx.index.decl(s).bases {
+            match resolve_type(tcx(cx), site, &b.path) {
+                Named::Type(_) => {}
+                Named::Outside { fqn, .. } if fqn == "kotlin.Any" => {}
+                Named::Outside { fqn, .. } => match policy::known_members(&fqn) {
+                    Some(members) if !members.contains(&name) => {}
+                    _ => return true,
+                },
+                _ => return true,
+            }
+        }
+    }
+    false
+}
+
+/// A bare call inside a class with an outside base the tree does not answer: the
+/// base's member, unless something further out answers. An in-tree answer
+/// further out competes with the base (abstain); an outside one is outside
+/// either way.
+fn behind_outside_base(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    name: &str,
+    outer: &[Implicit],
+    ty: Eid,
+) -> Decision {
+    match through_receivers(cx, site, call, name, outer) {
+        Decision::Place(p) if matches!(p.target(), Target::InTree(_)) => {
+            Decision::Refuse(Reason::Ambiguous)
+        }
+        d @ Decision::Place(_) => d,
+        _ => foreign(format!("{}.{name}", cx.index.decl(ty).name)),
+    }
 }
 
 /// Whether some class of the tree declares a member function of this name (a
@@ -1360,6 +1409,11 @@ fn top_level(cx: &Cx, site: Site, call: &Call, name: &str) -> Decision {
             outside_stars.push(dotted);
         }
     }
+    if policy::ANY_MEMBERS.contains(&name) && !receivers_empty(cx, site) {
+        // `apply { … }` written bare is `this.apply { … }`: the standard library's
+        // extension on every type (or `Any`'s own member).
+        return builtin(format!("kotlin.{name}"));
+    }
     if policy::DEFAULT_FUNCTIONS.contains(&name) {
         let symbol = match policy::default_type(name) {
             Some(p) => format!("{p}.{name}"),
@@ -1376,6 +1430,11 @@ fn top_level(cx: &Cx, site: Site, call: &Call, name: &str) -> Decision {
         )),
         [] => Decision::Pass,
     }
+}
+
+/// Whether no implicit receiver is in scope (a top-level function's body).
+fn receivers_empty(cx: &Cx, site: Site) -> bool {
+    implicit_receivers(cx, site).is_empty()
 }
 
 /// A package's top-level declarations of a name that a bare call can reach
@@ -1424,6 +1483,11 @@ fn functions_or_construction(
                     match (ctors_fit, fns.is_empty()) {
                         (true, true) => Decision::Place(p),
                         (false, false) => Decision::Place(Placement::in_tree(fns, family)),
+                        (true, false)
+                            if only_by_vararg(cx, &fns) && !only_by_vararg(cx, p_targets(&p)) =>
+                        {
+                            Decision::Place(p)
+                        }
                         _ => Decision::Refuse(Reason::Ambiguous),
                     }
                 }
@@ -1432,6 +1496,23 @@ fn functions_or_construction(
             }
         }
         _ => Decision::Refuse(Reason::Ambiguous),
+    }
+}
+
+/// Whether every candidate takes a `vararg`: Kotlin prefers a candidate that
+/// needs no vararg expansion (`fun JsonArray(vararg a: Any) = JsonArray(list)`
+/// calls the class's constructor, not itself).
+fn only_by_vararg(cx: &Cx, candidates: &[Eid]) -> bool {
+    !candidates.is_empty()
+        && candidates
+            .iter()
+            .all(|&c| cx.index.decl(c).params.iter().any(|p| p.variadic))
+}
+
+fn p_targets(p: &Placement) -> &[Eid] {
+    match p.target() {
+        Target::InTree(ts) => ts,
+        Target::Outside { .. } => &[],
     }
 }
 
@@ -1451,9 +1532,42 @@ fn member_call(cx: &Cx, file: u32, call: &Call) -> Decision {
         }
         _ => {
             let recv = receiver_recv(cx, site, receiver);
+            if let (Recv::Unknown(_), Receiver::Path(p)) = (&recv, receiver) {
+                if let Some(d) = package_qualified(cx, site, call, p, name) {
+                    return d;
+                }
+            }
             on_recv(cx, site, call, name, recv)
         }
     }
+}
+
+/// `a.b.f()` where `a.b` is a package of the tree (and no value is named `a`):
+/// the package's top-level function or class `f`.
+fn package_qualified(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    path: &[String],
+    name: &str,
+) -> Option<Decision> {
+    let package = path.join(".");
+    let file = cx.index.file(site.file);
+    // A value named like the package's first segment shadows the package.
+    if !package_in_tree(cx.index, &package) || lexical_binding(file, site, &path[0]).is_some() {
+        return None;
+    }
+    let found = top_level_named(cx.index, &package, name);
+    if found.is_empty() {
+        return Some(Decision::Unresolved);
+    }
+    Some(functions_or_construction(
+        cx,
+        site,
+        call,
+        found,
+        Family::QualifiedPath,
+    ))
 }
 
 /// `super.m()`: the member as the class's bases declare it.
@@ -1562,6 +1676,14 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
                 Recv::Value(Ty::Outside { fqn, .. }, _) => {
                     Some(Eval::new(Val::ForeignInstance(fqn), Family::ReturnType))
                 }
+                _ => None,
+            }
+        }
+        Callee::Name(n) if matches!(n.as_str(), "apply" | "also") => {
+            match implicit_receivers(cx, site).into_iter().next() {
+                Some(Implicit {
+                    ty: Ty::Tree(t), ..
+                }) => Some(Eval::new(Val::Instance(t), Family::ReturnType)),
                 _ => None,
             }
         }
