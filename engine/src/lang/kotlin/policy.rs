@@ -514,6 +514,33 @@ pub fn known_members(fqn: &str) -> Option<&'static [&'static str]> {
             "hashCode",
             "toString",
         ],
+        "kotlin.Throwable"
+        | "kotlin.Exception"
+        | "kotlin.RuntimeException"
+        | "kotlin.Error"
+        | "kotlin.IllegalStateException"
+        | "kotlin.IllegalArgumentException"
+        | "kotlin.UnsupportedOperationException" => &[
+            "message",
+            "cause",
+            "localizedMessage",
+            "stackTrace",
+            "suppressed",
+            "getMessage",
+            "getCause",
+            "getLocalizedMessage",
+            "getStackTrace",
+            "setStackTrace",
+            "getSuppressed",
+            "addSuppressed",
+            "printStackTrace",
+            "fillInStackTrace",
+            "initCause",
+            "toString",
+            "equals",
+            "hashCode",
+        ],
+        "kotlin.Comparable" => &["compareTo", "equals", "hashCode", "toString"],
         "kotlin.collections.MutableMap" => &[
             "put",
             "putAll",

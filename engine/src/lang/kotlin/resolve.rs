@@ -1537,9 +1537,28 @@ fn member_call(cx: &Cx, file: u32, call: &Call) -> Decision {
                     return d;
                 }
             }
-            on_recv(cx, site, call, name, recv)
+            match on_recv(cx, site, call, name, recv) {
+                Decision::Unresolved if function_typed_local(cx, site, name) => {
+                    Decision::Refuse(Reason::DynamicCallee)
+                }
+                d => d,
+            }
         }
     }
+}
+
+/// Whether `name` is a parameter or local of function type in scope
+/// (`fun html(build: Html.() -> Unit) { h.build() }` invokes it on `h`).
+fn function_typed_local(cx: &Cx, site: Site, name: &str) -> bool {
+    let file = cx.index.file(site.file);
+    let Some((_, b)) = lexical_binding(file, site, name) else {
+        return false;
+    };
+    let ty = match &b.value {
+        BindingValue::Param { ty: Some(t), .. } | BindingValue::Typed { ty: t, .. } => t,
+        _ => return false,
+    };
+    matches!(ty.last(), Some("<fn>" | "<fn-receiver>"))
 }
 
 /// `a.b.f()` where `a.b` is a package of the tree (and no value is named `a`):
