@@ -427,8 +427,13 @@ impl<'s> Extractor<'s> {
         self.owner = Some(idx);
         let primary = named_children(node).find(|c| c.kind() == "primary_constructor");
         let ctor = primary.map(|p| self.primary_constructor(idx, anchor, p, depth));
+        let has_body =
+            named_children(node).any(|c| matches!(c.kind(), "class_body" | "enum_class_body"));
         if let Some(specs) = named_children(node).find(|c| c.kind() == "delegation_specifiers") {
-            self.delegation_specifiers(idx, ctor, specs, depth);
+            let body = self.delegation_specifiers(idx, ctor, specs, !has_body, depth);
+            if let Some(lambda) = body {
+                self.lambda_as_class_body(lambda, depth);
+            }
         }
         for child in named_children(node) {
             match child.kind() {
@@ -438,6 +443,21 @@ impl<'s> Extractor<'s> {
             }
         }
         (self.scope, self.owner) = saved;
+    }
+
+    /// The members of a class body the grammar read as a trailing lambda of the
+    /// last delegate (`class J : Map<K, V> by map {` reads `map { … }` as a call):
+    /// kotlinc reads them as the class's body, and so does the frontend.
+    fn lambda_as_class_body(&mut self, lambda: Node, depth: u32) {
+        for child in named_children(lambda) {
+            match child.kind() {
+                "statements" => self.children(child, depth),
+                "lambda_parameters" => {}
+                _ => {
+                    self.walk(child, depth);
+                }
+            }
+        }
     }
 
     /// The primary constructor: a declaration at the class's name token (kotlinc
@@ -519,16 +539,24 @@ impl<'s> Extractor<'s> {
     /// `: Base(args), Iface, Other by d`: the bases (the class first, as it is the
     /// one with a constructor call) and the supertype constructor call, a site
     /// named by the type, made by the primary constructor when there is one.
-    fn delegation_specifiers(
+    /// `body_missing`: the class has no body of its own, so a trailing lambda on
+    /// the last delegate is that body (returned, not walked).
+    fn delegation_specifiers<'t>(
         &mut self,
         class: DeclIdx,
         ctor: Option<DeclIdx>,
-        node: Node,
+        node: Node<'t>,
+        body_missing: bool,
         depth: u32,
-    ) {
+    ) -> Option<Node<'t>> {
         let mut class_base = Vec::new();
         let mut others = Vec::new();
-        for spec in named_children(node).filter(|c| c.kind() == "delegation_specifier") {
+        let mut body = None;
+        let specs: Vec<Node> = named_children(node)
+            .filter(|c| c.kind() == "delegation_specifier")
+            .collect();
+        let last = specs.last().copied();
+        for spec in specs {
             for part in named_children(spec) {
                 match part.kind() {
                     "constructor_invocation" => {
@@ -552,8 +580,16 @@ impl<'s> Extractor<'s> {
                         for c in named_children(part) {
                             if is_type_kind(c.kind()) {
                                 others.extend(self.type_ref(c, 0));
-                            } else {
-                                self.walk(c, depth);
+                                continue;
+                            }
+                            match misread_body(c).filter(|_| body_missing && Some(spec) == last) {
+                                Some((delegate, lambda)) => {
+                                    self.walk(delegate, depth);
+                                    body = Some(lambda);
+                                }
+                                None => {
+                                    self.walk(c, depth);
+                                }
                             }
                         }
                     }
@@ -564,6 +600,7 @@ impl<'s> Extractor<'s> {
         }
         class_base.extend(others);
         self.facts.decls[class as usize].bases = class_base;
+        body
     }
 
     /// A call that constructs a written type (`: Base(x)`), named by its last
@@ -679,7 +716,7 @@ impl<'s> Extractor<'s> {
         self.scope = scope;
         self.owner = Some(idx);
         if let Some(specs) = named_children(node).find(|c| c.kind() == "delegation_specifiers") {
-            self.delegation_specifiers(idx, None, specs, depth);
+            self.delegation_specifiers(idx, None, specs, false, depth);
         }
         if let Some(b) = body {
             self.children(b, depth);
@@ -1408,7 +1445,15 @@ impl<'s> Extractor<'s> {
         let kids: Vec<Node> = named_children(node).collect();
         let name = kids.last().copied().filter(|n| n.kind() == "identifier");
         let receiver = match kids.first() {
-            Some(&r) if kids.len() >= 2 => self.walk(r, depth),
+            Some(&r) if kids.len() >= 2 => match prefix_operand(r) {
+                // The grammar reads `!x.f()` as `(!x).f()`; Kotlin's postfix
+                // binds tighter, so the receiver is `x` (the `!` applies to the
+                // call's result, an operator kotlinc sets apart).
+                // The operator itself writes no call: walking the operand walks
+                // everything below `r`.
+                Some(operand) => self.walk(operand, depth),
+                None => self.walk(r, depth),
+            },
             _ => Shape::Unknown,
         };
         (receiver, name)
@@ -1648,6 +1693,34 @@ impl<'s> Extractor<'s> {
 fn seen_parameters(function_type: Node, child: Node) -> bool {
     named_children(function_type)
         .any(|c| c.kind() == "function_type_parameters" && c.start_byte() < child.start_byte())
+}
+
+/// A prefix `unary_expression` (`!x`, `-x`, `++x`): its operand.
+fn prefix_operand(node: Node) -> Option<Node> {
+    if node.kind() != "unary_expression" {
+        return None;
+    }
+    let op = node.child_by_field_name("operator")?;
+    let arg = node.child_by_field_name("argument")?;
+    (op.start_byte() < arg.start_byte()).then_some(arg)
+}
+
+/// `map { … }` as a delegate: the delegate expression and the lambda the grammar
+/// took from the class body, when the call is exactly a callee and one trailing
+/// lambda.
+fn misread_body(expr: Node) -> Option<(Node, Node)> {
+    if expr.kind() != "call_expression" {
+        return None;
+    }
+    let kids: Vec<Node> = named_children(expr).collect();
+    let [delegate, annotated] = kids.as_slice() else {
+        return None;
+    };
+    if annotated.kind() != "annotated_lambda" {
+        return None;
+    }
+    let lambda = named_children(*annotated).find(|c| c.kind() == "lambda_literal")?;
+    Some((*delegate, lambda))
 }
 
 /// The name of an annotation (`@A`, `@a.B(…)`, `@file:A`): its user type.

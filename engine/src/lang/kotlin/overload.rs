@@ -39,6 +39,26 @@ pub fn fitting(cx: &Cx, call: &Call, candidates: &[Eid]) -> Vec<Eid> {
         .collect()
 }
 
+/// The candidates the arguments fit by count and by name, then those no
+/// argument of certain type contradicts: a literal, `this`, a construction. A
+/// name's type may be smart cast where the engine does not see it, so a name
+/// never rules a candidate out here.
+pub fn fitting_certain(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Vec<Eid> {
+    let site = call_site(file, call);
+    fitting(cx, call, candidates)
+        .into_iter()
+        .filter(|&c| !contradicted_by(cx, site, call, c, is_certain))
+        .collect()
+}
+
+fn is_certain(arg: &ArgShape) -> bool {
+    match arg {
+        ArgShape::Literal(_) | ArgShape::New(_) => true,
+        ArgShape::Name(n) => n == "this",
+        _ => false,
+    }
+}
+
 /// Whether the arguments fill the parameters: every named argument names one,
 /// every parameter without a default is filled, and no more arguments are
 /// given than parameters unless one is a `vararg`.
@@ -60,10 +80,24 @@ pub fn fits_count(decl: &Decl, call: &Call) -> bool {
 
 /// Whether some positional argument's type cannot be its parameter's.
 fn contradicted(cx: &Cx, site: Site, call: &Call, candidate: Eid) -> bool {
+    contradicted_by(cx, site, call, candidate, |_| true)
+}
+
+/// `contradicted`, reading only the arguments `considered` accepts.
+fn contradicted_by(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    candidate: Eid,
+    considered: impl Fn(&ArgShape) -> bool,
+) -> bool {
     let decl = cx.index.decl(candidate);
     let at = Site::of_decl(cx.index, candidate);
     let vararg = decl.params.iter().position(|p| p.variadic);
     for (i, arg) in call.args.iter().enumerate() {
+        if !considered(arg) {
+            continue;
+        }
         let param = match vararg {
             Some(v) if i >= v => &decl.params[v],
             _ => match decl.params.get(i) {
@@ -112,8 +146,11 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
                 || !(is_value_fqn(a) || is_value_fqn(p))
                 || (literal_widens(arg) && integer_fqn(p))
         }
+        // String and the primitives are final: no class of the tree is one, an
+        // outside base or not.
         (Ty::Tree(a), Ty::Outside { fqn: p, .. }) => {
-            p == "kotlin.Any" || cx.hierarchy.has_unknown_base(*a) || !is_value_fqn(p)
+            let _ = a;
+            !is_value_fqn(p)
         }
         (Ty::Outside { fqn: a, .. }, Ty::Tree(_)) => !is_value_fqn(a),
         (_, Ty::Foreign) => true,

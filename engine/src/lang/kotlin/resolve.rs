@@ -342,7 +342,9 @@ pub fn eval_path(cx: &Cx, site: Site, path: &[String]) -> Recv {
     };
     let mut recv = eval_name(cx, site, first);
     let mut rest = &path[1..];
-    if matches!(recv, Recv::Unknown(_)) && path.len() > 1 {
+    // A bound name is a value, never the head of a type path.
+    let bound = lexical_binding(cx.index.file(site.file), site, first).is_some();
+    if matches!(recv, Recv::Unknown(_)) && path.len() > 1 && !bound {
         for n in (2..=path.len()).rev() {
             match resolve_type(tcx(cx), site, &path[..n]) {
                 Named::Type(t) => {
@@ -435,6 +437,9 @@ fn companions(index: &TreeIndex, ty: Eid) -> Vec<Eid> {
 pub struct Implicit {
     pub ty: Ty,
     pub family: Family,
+    /// A supertype's companion object: its members lose to the class's own, but
+    /// compete with them when both fit the call.
+    pub supertype_companion: bool,
 }
 
 /// Every implicit receiver at a site, innermost first: a lambda's receiver, an
@@ -453,10 +458,15 @@ pub fn implicit_receivers(cx: &Cx, site: Site) -> Vec<Implicit> {
         match decl.kind {
             DeclKind::Lambda => match lambda_receiver(cx, site.file, d) {
                 LambdaThis::None => {}
-                LambdaThis::Some(ty, family) => out.push(Implicit { ty, family }),
+                LambdaThis::Some(ty, family) => out.push(Implicit {
+                    ty,
+                    family,
+                    supertype_companion: false,
+                }),
                 LambdaThis::Unknown => out.push(Implicit {
                     ty: Ty::Unknown,
                     family: Family::ValueFlow,
+                    supertype_companion: false,
                 }),
             },
             DeclKind::Function | DeclKind::Method => {
@@ -464,6 +474,7 @@ pub fn implicit_receivers(cx: &Cx, site: Site) -> Vec<Implicit> {
                     out.push(Implicit {
                         ty: ty_of(cx, Site::of_decl(cx.index, eid), r),
                         family: Family::WrittenType,
+                        supertype_companion: false,
                     });
                 }
             }
@@ -471,12 +482,24 @@ pub fn implicit_receivers(cx: &Cx, site: Site) -> Vec<Implicit> {
                 out.push(Implicit {
                     ty: Ty::Tree(eid),
                     family: Family::OwnType,
+                    supertype_companion: false,
                 });
                 for c in companions(cx.index, eid) {
                     out.push(Implicit {
                         ty: Ty::Tree(c),
                         family: Family::OwnType,
+                        supertype_companion: false,
                     });
+                }
+                // A supertype's companion is in scope too (after the class's own).
+                for sup in cx.hierarchy.depth_first(eid).into_iter().skip(1) {
+                    for c in companions(cx.index, sup) {
+                        out.push(Implicit {
+                            ty: Ty::Tree(c),
+                            family: Family::Inheritance,
+                            supertype_companion: true,
+                        });
+                    }
                 }
             }
             _ => {}
@@ -842,25 +865,86 @@ fn members_named(
     name: &str,
     family: Family,
 ) -> Option<Decision> {
-    for (k, t) in cx.hierarchy.depth_first(ty).into_iter().enumerate() {
+    let order = cx.hierarchy.depth_first(ty);
+    for (k, &t) in order.iter().enumerate() {
         let found = cx.index.members(t, name);
         if found.is_empty() {
             continue;
         }
-        let callables: Vec<Eid> = found
-            .iter()
-            .copied()
-            .filter(|&m| matches!(cx.index.decl(m).kind, DeclKind::Method | DeclKind::Function))
-            .collect();
+        let callables = callables_of(cx, found);
         if !callables.is_empty() {
             let family = if k == 0 { family } else { Family::Inheritance };
-            return Some(Decision::Place(Placement::in_tree(callables, family)));
+            return fitting_level(cx, site, call, callables, &order[k + 1..], name, family);
         }
         if let Some(&nested) = found.iter().find(|&&m| cx.index.decl(m).kind.is_type()) {
             return Some(construct(cx, site, call, nested, Family::Construction));
         }
     }
     None
+}
+
+fn callables_of(cx: &Cx, found: &[Eid]) -> Vec<Eid> {
+    found
+        .iter()
+        .copied()
+        .filter(|&m| matches!(cx.index.decl(m).kind, DeclKind::Method | DeclKind::Function))
+        .collect()
+}
+
+/// The members of one name found first in the lookup order, weighed against the
+/// overloads of the same name that types further up declare with other
+/// parameter counts (kotlinc's candidate set holds inherited overloads too):
+/// the found ones when only they fit, the inherited ones when only those fit,
+/// an abstention when both do. When none fits the call (a member of an inner
+/// implicit receiver that the arguments rule out), `None`: the lookup goes on
+/// outward, as kotlinc skips inapplicable candidates.
+fn fitting_level(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    here: Vec<Eid>,
+    above: &[Eid],
+    name: &str,
+    family: Family,
+) -> Option<Decision> {
+    if call.has_splat {
+        return Some(Decision::Place(Placement::in_tree(here, family)));
+    }
+    let counts: Vec<usize> = here
+        .iter()
+        .map(|&c| cx.index.decl(c).params.len())
+        .collect();
+    let inherited: Vec<Eid> = above
+        .iter()
+        .flat_map(|&t| callables_of(cx, cx.index.members(t, name)))
+        .filter(|&c| !counts.contains(&cx.index.decl(c).params.len()))
+        .collect();
+    let mut fit_here = overload::fitting_certain(cx, site.file, call, &here);
+    if fit_here.is_empty()
+        && here
+            .iter()
+            .any(|&c| has_modifier(cx.index.decl(c), "override"))
+    {
+        // An override takes its default values from the declaration it overrides.
+        let overridden: Vec<Eid> = above
+            .iter()
+            .flat_map(|&t| callables_of(cx, cx.index.members(t, name)))
+            .filter(|&c| counts.contains(&cx.index.decl(c).params.len()))
+            .collect();
+        if !overload::fitting_certain(cx, site.file, call, &overridden).is_empty() {
+            fit_here = here.clone();
+        }
+    }
+    let fit_above = overload::fitting_certain(cx, site.file, call, &inherited);
+    match (fit_here.is_empty(), fit_above.is_empty()) {
+        (false, true) => Some(Decision::Place(Placement::in_tree(here, family))),
+        (true, false) => Some(Decision::Place(Placement::in_tree(
+            fit_above,
+            Family::Inheritance,
+        ))),
+        (false, false) => Some(Decision::Refuse(Reason::Ambiguous)),
+        (true, true) => None,
+    }
 }
 
 /// A call of `name` on a value of a type of the tree: its members, a property
@@ -961,6 +1045,14 @@ fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Op
     Some(Decision::Place(Placement::in_tree(chosen, family)))
 }
 
+/// Whether any Kotlin extension function of the tree has this name.
+fn tree_has_extension(index: &TreeIndex, name: &str) -> bool {
+    index.by_name(name).iter().any(|&e| {
+        index.decl(e).impl_of.is_some()
+            && index.file(e.file).language == crate::lang::Language::Kotlin
+    })
+}
+
 /// How many steps up the hierarchy `sup` is from `sub` (0: the type itself).
 fn tree_distance(h: &Hierarchy, sub: Eid, sup: Eid) -> Option<u32> {
     if sub == sup {
@@ -1008,10 +1100,19 @@ fn extension_visible(index: &TreeIndex, site: Site, ext: Eid) -> bool {
         if ext.file != site.file {
             return false;
         }
+        // A companion's member extension is in scope in its class too.
+        let holder = match index.file(ext.file).decls[parent as usize].parent {
+            Some(class)
+                if has_modifier(&index.file(ext.file).decls[parent as usize], "companion") =>
+            {
+                class
+            }
+            _ => parent,
+        };
         let mut cur = site.decl;
         let mut steps = 0;
         while let Some(d) = cur {
-            if d == parent {
+            if d == parent || d == holder {
                 return true;
             }
             cur = index.file(site.file).decls[d as usize].parent;
@@ -1049,6 +1150,12 @@ fn on_recv(cx: &Cx, site: Site, call: &Call, name: &str, recv: Recv) -> Decision
         Recv::Value(ty @ Ty::Outside { .. }, family) => {
             if let Some(d) = extension_for(cx, site, &ty, name, family) {
                 return d;
+            }
+            // An extension of the tree the engine does not see from here (a
+            // member extension of a companion, one imported through an object)
+            // might be the one kotlinc calls: no claim that the call leaves.
+            if tree_has_extension(cx.index, name) {
+                return Decision::Refuse(Reason::Ambiguous);
             }
             let Ty::Outside { fqn, .. } = ty else {
                 unreachable!()
@@ -1245,6 +1352,9 @@ fn through_receivers(
         match &r.ty {
             Ty::Tree(t) => {
                 if let Some(d) = on_tree_type(cx, site, call, *t, name, r.family) {
+                    if competes_with_supertype_companion(cx, site, call, name, outer, &d) {
+                        return Decision::Refuse(Reason::Ambiguous);
+                    }
                     return d;
                 }
                 if outside_base_may_declare(cx, *t, name) {
@@ -1281,6 +1391,35 @@ fn through_receivers(
         }
     }
     top_level(cx, site, call, name)
+}
+
+/// Whether a supertype's companion further out declares a member of the name
+/// that fits the call as well as the in-tree answer found here does: kotlinc
+/// chooses between them by argument types the engine may not know.
+fn competes_with_supertype_companion(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    name: &str,
+    outer: &[Implicit],
+    found: &Decision,
+) -> bool {
+    let Decision::Place(p) = found else {
+        return false;
+    };
+    if !matches!(p.target(), Target::InTree(_)) {
+        return false;
+    }
+    outer
+        .iter()
+        .filter(|r| r.supertype_companion)
+        .any(|r| match r.ty {
+            Ty::Tree(c) => {
+                let theirs = callables_of(cx, cx.index.members(c, name));
+                !overload::fitting_certain(cx, site.file, call, &theirs).is_empty()
+            }
+            _ => false,
+        })
 }
 
 /// Whether a base outside the tree (or one the engine cannot name) may declare a
@@ -1325,8 +1464,17 @@ fn behind_outside_base(
             Decision::Refuse(Reason::Ambiguous)
         }
         d @ Decision::Place(_) => d,
+        // Something further out might answer: no claim that the base does.
+        d @ Decision::Refuse(_) => d,
+        _ if top_level_declares(cx, site, name) => Decision::Refuse(Reason::Ambiguous),
         _ => foreign(format!("{}.{name}", cx.index.decl(ty).name)),
     }
+}
+
+/// Whether the caller's package declares a top-level function or class of the name.
+fn top_level_declares(cx: &Cx, site: Site, name: &str) -> bool {
+    let package = package_of(cx.index.file(site.file));
+    !top_level_named(cx.index, package, name).is_empty()
 }
 
 /// Whether some class of the tree declares a member function of this name (a

@@ -110,7 +110,14 @@ fn qualified(tcx: TypeCx, path: &[String]) -> Named {
     }
     // A package prefix the tree has: the type should be there.
     let in_tree = (1..path.len()).any(|n| package_in_tree(tcx.index, &path[..n].join(".")));
-    if in_tree || !path[0].chars().next().is_some_and(char::is_lowercase) {
+    // An outside type written in full is a lowercase package then a capitalised
+    // type (`java.util.UUID`); `value.property` is no type at all.
+    let looks_qualified = path[0].chars().next().is_some_and(char::is_lowercase)
+        && path
+            .last()
+            .and_then(|l| l.chars().next())
+            .is_some_and(char::is_uppercase);
+    if in_tree || !looks_qualified {
         return Named::Unknown;
     }
     Named::Outside {
