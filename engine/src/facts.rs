@@ -274,13 +274,16 @@ pub struct Decl {
     pub decorators: Vec<Decorator>,
     /// Rust: an `impl T` / `impl Tr for T` block is a declaration (named by T's
     /// last segment) whose members are T's methods; this is T as written.
+    /// Kotlin: an extension function's receiver type as written (`fun A.f()`).
     pub impl_of: Option<TypeRef>,
     /// Rust: an inline `mod m { … }` (a namespace, not a type).
     pub is_module: bool,
     /// C and C++: the scope path the name is qualified by beyond its parent
     /// declaration: the enclosing namespaces (`ns::inner`) and, for an out-of-line
     /// member definition (`void ns::T::m() {}`), the written class path too.
-    /// Empty for every other language.
+    /// Kotlin: a top-level extension's receiver as written, in angle brackets
+    /// (`fun A.f()` is `file.kt::<A>::f`), so extensions of one name on several
+    /// types are no overloads of each other. Empty for every other language.
     pub scope_path: Vec<String>,
     /// C and C++: the declaration is visible only in its own file (and, for a
     /// header, in the files that include it): `static` at file scope or a member of
@@ -294,6 +297,11 @@ pub struct Decl {
     /// Python's `if TYPE_CHECKING:` or a version branch not taken): listed as an
     /// entity, marked so, and never a target: the index does not hold it.
     pub inactive: bool,
+    /// Kotlin: a lambda written as an argument of the call at this index of the
+    /// same file, at this position of its arguments (`u32::MAX`: the trailing
+    /// lambda, which fills the last parameter). Its implicit receiver and `it` are
+    /// what that parameter gives. `None` everywhere else.
+    pub argument_of: Option<(CallIdx, u32)>,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -349,6 +357,7 @@ impl Decl {
             file_local: false,
             yields_value: None,
             inactive: false,
+            argument_of: None,
         }
     }
 
@@ -700,6 +709,14 @@ pub enum ImportKind {
     },
     /// C++ `using namespace a::b;` (a directive: every name of a::b becomes visible).
     CppUsingNamespace { path: Vec<String> },
+    /// Kotlin `import a.b.C` / `import a.b.f as g` / `import a.b.*`: the path as
+    /// written, the alias, and whether it is a star import. A name may import a
+    /// class, an object, a function or a property.
+    Kotlin {
+        path: Vec<String>,
+        alias: Option<String>,
+        star: bool,
+    },
     /// C++ `using a::b::f;` (a declaration: binds f to a::b::f) and
     /// `using Alias = a::T;` / `typedef a::T Alias;` (alias then names the type).
     CppUsing { path: Vec<String>, alias: String },

@@ -24,7 +24,7 @@ pub struct TreeIndex<'a> {
     modules: HashMap<String, Vec<u32>>,
     /// Java package → files in it.
     packages: HashMap<String, Vec<u32>>,
-    /// Java fully qualified type name (`a.b.Outer.Inner`) → type declarations.
+    /// Java and Kotlin fully qualified type name (`a.b.Outer.Inner`) → type declarations.
     java_types: HashMap<String, Vec<Eid>>,
     /// Members (methods, constructors, nested types) of a type, by name.
     members: HashMap<Eid, HashMap<String, Vec<Eid>>>,
@@ -42,6 +42,8 @@ pub struct TreeIndex<'a> {
     go_package_names: HashMap<(String, String), Vec<Eid>>,
     /// Go: package-level variables (file, index in its file scope's bindings).
     go_package_vars: HashMap<(String, String), Vec<(u32, u32)>>,
+    /// Kotlin: top-level declarations of a package (by package name), by name.
+    kotlin_package_names: HashMap<(String, String), Vec<Eid>>,
     /// C and C++: declarations by scoped name (`ns::T::m`, `f`), across the tree.
     c_scoped: HashMap<String, Vec<Eid>>,
     /// C++: an out-of-line member definition (`void T::m() {}`) → its class.
@@ -70,6 +72,7 @@ impl<'a> TreeIndex<'a> {
             patches: HashMap::default(),
             go_package_names: HashMap::default(),
             go_package_vars: HashMap::default(),
+            kotlin_package_names: HashMap::default(),
             c_scoped: HashMap::default(),
             c_owner: HashMap::default(),
             c_aliases: HashMap::default(),
@@ -113,6 +116,14 @@ impl<'a> TreeIndex<'a> {
                         .or_default()
                         .push(eid);
                 }
+                if file.language == Language::Kotlin && decl.parent.is_none() {
+                    let package = file.module.first().cloned().unwrap_or_default();
+                    index
+                        .kotlin_package_names
+                        .entry((package, decl.name.clone()))
+                        .or_default()
+                        .push(eid);
+                }
                 match decl.parent {
                     Some(p) if file.decls[p as usize].kind.is_type() => {
                         index
@@ -129,7 +140,8 @@ impl<'a> TreeIndex<'a> {
                         .push(di as DeclIdx),
                     _ => {}
                 }
-                if file.language == Language::Java && decl.kind.is_type() {
+                if matches!(file.language, Language::Java | Language::Kotlin) && decl.kind.is_type()
+                {
                     let fqn = java_type_name(file, di as DeclIdx);
                     index.java_types.entry(fqn).or_default().push(eid);
                 }
@@ -325,7 +337,16 @@ impl<'a> TreeIndex<'a> {
             .unwrap_or(&[])
     }
 
-    /// Files of a package (Java package name, Go package key).
+    /// Kotlin: a package's top-level declarations of this name (functions,
+    /// extensions, classes, objects), across its files.
+    pub fn kotlin_package_name(&self, package: &str, name: &str) -> &[Eid] {
+        self.kotlin_package_names
+            .get(&(package.to_string(), name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Files of a package (Java and Kotlin package name, Go package key).
     pub fn package_files(&self, package: &str) -> &[u32] {
         self.packages.get(package).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -343,7 +364,7 @@ impl<'a> TreeIndex<'a> {
                         .push(fi);
                 }
             }
-            Language::Java | Language::Go | Language::Rust => {
+            Language::Java | Language::Go | Language::Rust | Language::Kotlin => {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }

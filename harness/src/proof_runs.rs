@@ -97,6 +97,13 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "node",
             version_args: &["--version"],
         }),
+        // Kotlin cases are compiled by the pinned kotlinc (oracles/kotlin), found by
+        // path in `build_and_run_kotlin`, and run on the JDK.
+        "kotlin" => Some(Recipe {
+            tools: &["java"],
+            version_tool: "kotlinc",
+            version_args: &["-version"],
+        }),
         _ => None,
     }
 }
@@ -121,7 +128,12 @@ pub fn toolchain_stamp(language: &str) -> NameVersion {
             version: "not_implemented".into(),
         };
     };
-    let version = Tool::locate(recipe.version_tool)
+    let tool = match language {
+        // The stamp is asked from the checkout the harness runs in.
+        "kotlin" => pinned_kotlinc(&std::env::current_dir().unwrap_or_default()),
+        _ => Tool::locate(recipe.version_tool),
+    };
+    let version = tool
         .and_then(|tool| tool.version(recipe.version_args))
         .unwrap_or_else(|outcome| outcome.token().to_string());
     NameVersion {
@@ -164,6 +176,7 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
             build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound)
         }
         "typescript" => build_and_run_typescript(&tools[0], case, &copy, scratch.path(), bound),
+        "kotlin" => build_and_run_kotlin(&tools[0], case, &copy, scratch.path(), bound),
         "go" => (
             Step::NotNeeded,
             go_run(&tools[0], &copy, scratch.path())
@@ -433,6 +446,78 @@ fn build_and_run_typescript_project(
     (Step::Done, ran)
 }
 
+/// The pinned Kotlin compiler: `CALLGRAPH_KOTLINC` when set, else
+/// `oracles/kotlin/node_modules/kotlin-compiler/bin/kotlinc` of the checkout `root`
+/// (installed by `npm ci --prefix oracles/kotlin`).
+fn pinned_kotlinc(root: &Path) -> Result<Tool, Outcome> {
+    if let Some(path) = std::env::var_os("CALLGRAPH_KOTLINC") {
+        return Tool::at("kotlinc", Path::new(&path));
+    }
+    Tool::at(
+        "kotlinc",
+        &root.join("oracles/kotlin/node_modules/kotlin-compiler/bin/kotlinc"),
+    )
+}
+
+/// `kotlinc -d <tmp>/classes` every `*.kt` of the copy (one compiler start per
+/// case: the cases share file and class names, so one invocation cannot hold
+/// two of them), then `java -cp <tmp>/classes:<kotlin-stdlib.jar> MainKt` (the
+/// class of `Main.kt`'s top-level `main`). The standard library is the pinned
+/// compiler's own `lib/kotlin-stdlib.jar`. A missing kotlinc skips the case
+/// (`tool_missing`), never fails it.
+fn build_and_run_kotlin(
+    java: &Tool,
+    case: &ProofCase,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let case_dir = std::fs::canonicalize(&case.dir).unwrap_or_else(|_| case.dir.clone());
+    // <root>/proofs/kotlin/<case>
+    let root = case_dir.ancestors().nth(3).unwrap_or(Path::new(""));
+    let kotlinc = match pinned_kotlinc(root) {
+        Ok(k) => k,
+        Err(outcome) => return (Step::Skipped(outcome.to_string()), Err(outcome)),
+    };
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, &["kt"], &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let classes = scratch.join("classes");
+    let built = kotlinc
+        .command(copy)
+        .arg("-d")
+        .arg(&classes)
+        .arg("-nowarn")
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let stdlib = kotlinc
+        .path
+        .parent()
+        .and_then(Path::parent)
+        .map(|home| home.join("lib/kotlin-stdlib.jar"))
+        .unwrap_or_default();
+    let mut classpath = std::ffi::OsString::from(classes.as_os_str());
+    classpath.push(":");
+    classpath.push(stdlib.as_os_str());
+    let ran = java
+        .command(copy)
+        .arg("-cp")
+        .arg(classpath)
+        .arg("MainKt")
+        .timeout(bound)
+        .run();
+    (Step::Done, ran)
+}
+
 /// `go run .` in the copy: modules on, the module cache in the scratch directory,
 /// the build cache shared by every case under the system temporary directory (Go's
 /// cache is content-addressed and safe for concurrent use; a cache per case
@@ -554,6 +639,13 @@ mod tests {
         let ts = recipe("typescript").expect("typescript has a recipe");
         assert_eq!(ts.tools, &["node"]);
         assert_eq!(ts.version_tool, "node");
+    }
+
+    #[test]
+    fn kotlin_proofs_run_on_the_jdk_with_the_pinned_kotlinc() {
+        let kt = recipe("kotlin").expect("kotlin has a recipe");
+        assert_eq!(kt.tools, &["java"]);
+        assert_eq!(kt.version_tool, "kotlinc");
     }
 
     #[test]

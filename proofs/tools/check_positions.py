@@ -31,6 +31,12 @@ JAVA_METHOD = re.compile(
     r"^\s*(?:@\w+\s+)*(?:(?:public|private|protected|static|final|abstract|default|synchronized|native)\s+)*"
     r"(?:<[^>]*>\s*)?(?P<ret>[\w$.]+(?:<[^()]*>)?(?:\[\])*\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*\([^)]*\)"
     r"\s*(?:throws\s+[\w$., ]+)?\s*(?P<end>[{;])")
+# Kotlin: `fun [<T>] [Recv.]name(`, a class/interface/object (a companion without a
+# name is `Companion`), a secondary `constructor(`.
+KT_FUN = re.compile(r"\bfun\s+(?:<[^>]*>\s*)?(?:[\w.<>?, ]+\.)?`?([A-Za-z_]\w*)`?\s*[(<]")
+KT_TYPE = re.compile(r"\b(?:class|interface|object)\s+([A-Za-z_]\w*)")
+KT_COMPANION = re.compile(r"\bcompanion\s+object\b(?!\s+[A-Za-z_])")
+KT_CONSTRUCTOR = re.compile(r"\bconstructor\s*\(")
 GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
 # C/C++: a function or member definition/declaration `T name(` / `T Class::name(`,
 # a constructor `Name(` / `Class::Name(`, a class/struct/union.
@@ -90,6 +96,18 @@ def declared_names(lang, text):
         if m and m.group(1) not in C_NOT_DECL and not text.lstrip().startswith("return"):
             names.add(re.sub(r"\s+", "", m.group(1)))
         return names
+    if lang == "kotlin":
+        m = KT_FUN.search(text)
+        if m:
+            names.add(m.group(1))
+        names.update(KT_TYPE.findall(text))
+        if KT_COMPANION.search(text):
+            names.add("Companion")
+        if KT_CONSTRUCTOR.search(text):
+            names.add("constructor")
+        if re.search(r"\{\s*(?:[\w, ]+->)?", text) and "{" in text and "fun " not in text and "class " not in text:
+            names.add("lambda")
+        return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
         for pattern in (GO_FUNC, GO_TYPE, GO_METHOD_SPEC):
@@ -144,7 +162,7 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp"}.get(lang, "Main.java")
+    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp", "kotlin": "Main.kt"}.get(lang, "Main.java")
     if lang == "typescript":
         entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
@@ -229,7 +247,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript", "kotlin")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

@@ -6,6 +6,7 @@ pub mod core;
 pub mod cpp;
 pub mod go;
 pub mod java;
+pub mod kotlin;
 pub mod python;
 pub mod rust;
 pub(crate) mod syntax;
@@ -27,6 +28,7 @@ pub enum Language {
     JavaScript,
     C,
     Cpp,
+    Kotlin,
 }
 
 impl Language {
@@ -40,6 +42,7 @@ impl Language {
         Language::JavaScript,
         Language::C,
         Language::Cpp,
+        Language::Kotlin,
     ];
 
     pub fn token(self) -> &'static str {
@@ -53,6 +56,7 @@ impl Language {
             Language::JavaScript => "javascript",
             Language::C => "c",
             Language::Cpp => "cpp",
+            Language::Kotlin => "kotlin",
         }
     }
 
@@ -74,6 +78,8 @@ impl Language {
             // `.h` is C or C++ by its content and the tree's (discover.rs).
             Language::C => &["c"],
             Language::Cpp => &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
+            // `.kts` scripts are read like sources; kotlinc compiles them as scripts.
+            Language::Kotlin => &["kt", "kts"],
         }
     }
 
@@ -102,6 +108,7 @@ impl Language {
             }
             Language::C => c::policy::FAMILIES,
             Language::Cpp => cpp::policy::FAMILIES,
+            Language::Kotlin => kotlin::policy::FAMILIES,
         }
     }
 
@@ -116,6 +123,7 @@ impl Language {
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Language::C => tree_sitter_c::LANGUAGE.into(),
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
         }
     }
 
@@ -145,6 +153,7 @@ impl Language {
             Language::C | Language::Cpp => {
                 c::frontend::extract(self, path, source, tree, tree_wide)
             }
+            Language::Kotlin => kotlin::frontend::extract(path, source, tree),
         }
     }
 
