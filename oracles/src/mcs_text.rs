@@ -89,6 +89,14 @@ impl SourceText {
         (len > 0).then(|| std::str::from_utf8(&rest[..len]).ok())?
     }
 
+    /// The last byte before `at` on its line that is not a space or tab is `byte`.
+    pub fn preceded_by(&self, at: At, byte: u8) -> bool {
+        self.line(at.line)
+            .and_then(|l| l.get(..at.byte))
+            .and_then(|before| before.iter().rev().find(|b| !matches!(b, b' ' | b'\t')))
+            == Some(&byte)
+    }
+
     /// The text at `at` begins with `prefix`.
     pub fn starts_with(&self, at: At, prefix: &[u8]) -> bool {
         self.line(at.line)
@@ -100,7 +108,20 @@ impl SourceText {
     /// bracket that closes around it). Comments and literals are skipped; an
     /// interpolated string's holes are read.
     pub fn statement(&self, from: At) -> Vec<Written> {
-        let tokens = Tokens::new(self, from).collect::<Vec<_>>();
+        self.written_from(from, false)
+    }
+
+    /// What is written from `from` to the end of the statement around it: past the
+    /// brackets that close around `from` (mcs points a method group passed after a
+    /// multi-line argument at the argument's last line).
+    pub fn rest_of_statement(&self, from: At) -> Vec<Written> {
+        self.written_from(from, true)
+    }
+
+    fn written_from(&self, from: At, past_closers: bool) -> Vec<Written> {
+        let mut tokens = Tokens::new(self, from);
+        tokens.past_closers = past_closers;
+        let tokens = tokens.collect::<Vec<_>>();
         let mut out = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
@@ -134,6 +155,40 @@ impl SourceText {
             i += 1;
         }
         out
+    }
+
+    /// Where `name` is written as a call (followed by `(` or `<`) on the line of `at`,
+    /// at or after it. A plain scan of the line: it serves the points mcs clamped,
+    /// which may stand inside a string literal.
+    pub fn calls_named_from(&self, at: At, name: &str) -> Vec<At> {
+        let Some(line) = self.line(at.line) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        let mut byte = at.byte;
+        while byte < line.len() {
+            let len = identifier_len(&line[byte..]);
+            if len == 0 {
+                byte += 1;
+                continue;
+            }
+            let starts_word = byte == 0 || identifier_len(&line[byte - 1..]) == 0;
+            let after = line[byte + len..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .copied();
+            if starts_word
+                && &line[byte..byte + len] == name.as_bytes()
+                && matches!(after, Some(b'(' | b'<'))
+            {
+                found.push(At {
+                    line: at.line,
+                    byte,
+                });
+            }
+            byte += len;
+        }
+        found
     }
 
     /// The type a `new` at `at` constructs: its last segment and position.
@@ -326,6 +381,9 @@ struct Tokens<'a> {
     depth: i32,
     /// Brace depths at which an interpolated string resumes: `$"a{b}c"` reads `b`.
     holes: Vec<i32>,
+    /// A bracket closing around the start does not end the statement: it is read on
+    /// to its `;`.
+    past_closers: bool,
     done: bool,
 }
 
@@ -337,6 +395,7 @@ impl<'a> Tokens<'a> {
             first_line: at.line,
             depth: 0,
             holes: Vec::new(),
+            past_closers: false,
             done: false,
         }
     }
@@ -477,7 +536,9 @@ impl Iterator for Tokens<'_> {
                                 self.skip_string(false, true);
                                 continue;
                             }
-                            if self.depth < 0 {
+                            if self.depth < 0 && self.past_closers {
+                                self.depth = 0;
+                            } else if self.depth < 0 {
                                 self.done = true;
                                 return None;
                             }
@@ -532,6 +593,17 @@ mod tests {
     }
 
     #[test]
+    fn a_clamped_point_finds_the_calls_of_its_name_further_on() {
+        let t = text("x(\"{0} a long text\".FormatWith(1), FormatWith2(2), y.FormatWith (3));");
+        let cols: Vec<u32> = t
+            .calls_named_from(At { line: 1, byte: 5 }, "FormatWith")
+            .iter()
+            .map(|a| a.column())
+            .collect();
+        assert_eq!(cols, vec![21, 54]);
+    }
+
+    #[test]
     fn new_names_the_last_segment_of_its_type() {
         let t = text("x = new global::A.B<List<int>, C.D>.Inner(1);\ny = new\n   Foo { A = 1 };");
         let (name, at) = t.constructed_at(At { line: 1, byte: 4 }).unwrap();
@@ -558,6 +630,23 @@ mod tests {
         assert!(kinds.contains(&"name Create".to_string()), "{kinds:?}");
         assert!(!kinds.iter().any(|k| k.contains("Make") || k.contains("Go")));
         assert!(!kinds.iter().any(|k| k.contains('z')), "stops at the `;`");
+    }
+
+    #[test]
+    fn the_rest_of_a_statement_reads_past_the_brackets_closing_around_its_start() {
+        let t = text("Add(new T(new[] {\n  new P(1) },\n  Run));\nNext();");
+        let at = At { line: 2, byte: 2 };
+        let names = |w: Vec<Written>| -> Vec<String> {
+            w.into_iter()
+                .map(|w| match w {
+                    Written::New { name, .. }
+                    | Written::Call { name, .. }
+                    | Written::Name { name, .. } => name,
+                })
+                .collect()
+        };
+        assert_eq!(names(t.statement(at)), vec!["P"]);
+        assert_eq!(names(t.rest_of_statement(at)), vec!["P", "Run"]);
     }
 
     #[test]

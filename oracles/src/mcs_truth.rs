@@ -98,6 +98,10 @@ pub struct IlCall {
     pub chain: Vec<Position>,
 }
 
+/// The greatest column mcs records (its `Location` packs a column into 8 bits); a
+/// point at it may stand for any column after.
+const MCS_LAST_COLUMN: u32 = 255;
+
 /// How the truth reads a virtual call (D41).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VirtualRule {
@@ -345,6 +349,16 @@ impl Placer<'_> {
                 Verdict::Unjudged("delegate_invoke"),
             );
         }
+        if call.array {
+            // A multi-dimensional array's Get/Set/Address and constructor: methods the
+            // runtime provides, written as `a[i, j]` and `new T[m, n]`.
+            let class = if call.name == ".ctor" {
+                "anonymous_or_array_new"
+            } else {
+                "array_access"
+            };
+            return (source_name(call), Some(point), Verdict::Implicit(class));
+        }
         if call.unresolved {
             return (
                 source_name(call),
@@ -369,13 +383,15 @@ impl Placer<'_> {
         point: At,
     ) -> (String, Option<At>, Verdict) {
         let name = source_name(call);
+        let pick = |w: &Written| match w {
+            Written::Name { name: n, at } if *n == name => Some(*at),
+            _ => None,
+        };
         let at = if text.identifier_at(point) == Some(name.as_str()) {
             Some(point)
         } else {
-            self.written(call, text, point, |w| match w {
-                Written::Name { name: n, at } if *n == name => Some(*at),
-                _ => None,
-            })
+            self.written(call, text, point, pick)
+                .or_else(|| self.written_on(call, text, point, true, pick))
         };
         match at {
             Some(at) => (name, Some(at), self.judged_or_missing(call)),
@@ -406,8 +422,10 @@ impl Placer<'_> {
         }
         let written = match text.constructed_at(point) {
             Some(found) => Some(found),
-            // A field initialiser's point is at the field's type.
-            None if call.caller_kind == "field_init" => {
+            // A field initialiser's point is at the field's type, a `dynamic`
+            // expression's or a nested initialiser's at its statement: the written
+            // `new` of that type is further on (IL constructs in the written order).
+            None if call.op == "newobj" || call.caller_kind == "field_init" => {
                 self.written(call, text, point, |w| match w {
                     Written::New { name, at } if constructs(name, &call.type_name) => {
                         Some((name.clone(), *at))
@@ -425,6 +443,30 @@ impl Placer<'_> {
                 (name, Some(at), Verdict::Implicit("nullable_lifting"))
             }
             Some((name, at)) => (name, Some(at), Verdict::Implicit("newobj_name_mismatch")),
+            // `(int?)x`, `x = 1` into a `T?`: the conversion builds the Nullable.
+            None if is_nullable(call) => (
+                call.type_name.clone(),
+                Some(point),
+                Verdict::Implicit("nullable_lifting"),
+            ),
+            // The table mcs builds for a `switch` on strings.
+            None if call
+                .declaring_type
+                .starts_with("System.Collections.Generic.Dictionary`2")
+                && (text.starts_with(point, b"{") || text.starts_with(point, b"switch")) =>
+            {
+                (
+                    call.type_name.clone(),
+                    Some(point),
+                    Verdict::Implicit("switch_on_string"),
+                )
+            }
+            // `3.99m`: a decimal literal is a constructor call in IL.
+            None if call.declaring_type == "System.Decimal" => (
+                call.type_name.clone(),
+                Some(point),
+                Verdict::Implicit("decimal_literal"),
+            ),
             None => (
                 call.type_name.clone(),
                 Some(point),
@@ -445,7 +487,17 @@ impl Placer<'_> {
         match token {
             "base" | "this" => (token.to_string(), Some(point), self.judged_or_missing(call)),
             "new" => self.construction(call, text, point),
-            _ if call.caller_kind == "field_init" => self.construction(call, text, point),
+            _ if call.caller_kind == "field_init" => {
+                let (name, at, verdict) = self.construction(call, text, point);
+                match verdict {
+                    // Not a struct field's `new S(…)`: the base constructor a
+                    // constructor runs after the field initialisers.
+                    Verdict::Implicit("newobj_without_new") => {
+                        (name, at, Verdict::Implicit("implicit_base_ctor"))
+                    }
+                    other => (name, at, other),
+                }
+            }
             _ => (
                 call.type_name.clone(),
                 Some(point),
@@ -472,7 +524,14 @@ impl Placer<'_> {
         // A field initialiser's points are at the field's type, an interpolated
         // string's at its start: the written call is further on.
         let follow = call.caller_kind == "field_init" || text.starts_with(point, b"$");
-        let found = if follow {
+        let found = if call.col.is_some_and(|c| c >= MCS_LAST_COLUMN) {
+            // mcs keeps columns in 8 bits: a point past it is clamped to the last one;
+            // the call is the one of that name further on the line, when only one is.
+            match text.calls_named_from(point, &name).as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            }
+        } else if follow {
             self.written(call, text, point, |w| match w {
                 Written::Call { name: n, at } if *n == name => Some(*at),
                 _ => None,
@@ -495,13 +554,30 @@ impl Placer<'_> {
         point: At,
         pick: impl Fn(&Written) -> Option<T>,
     ) -> Option<T> {
-        let found: Vec<T> = text.statement(point).iter().filter_map(pick).collect();
+        self.written_on(call, text, point, false, pick)
+    }
+
+    /// [`Self::written`], in the rest of the statement around `point` when `rest`.
+    fn written_on<T>(
+        &mut self,
+        call: &IlCall,
+        text: &SourceText,
+        point: At,
+        rest: bool,
+        pick: impl Fn(&Written) -> Option<T>,
+    ) -> Option<T> {
+        let written = if rest {
+            text.rest_of_statement(point)
+        } else {
+            text.statement(point)
+        };
+        let found: Vec<T> = written.iter().filter_map(pick).collect();
         let key = (
             call.body,
             call.file.clone().unwrap_or_default(),
             point.line,
             u32::try_from(point.byte).unwrap_or(u32::MAX),
-            format!("{}:{}", call.op, source_name(call)),
+            format!("{}:{}:{rest}", call.op, source_name(call)),
         );
         let taken = self.used.entry(key).or_insert(0);
         let next = found.into_iter().nth(*taken)?;
@@ -660,8 +736,18 @@ fn set_apart_by_text(
     if matches!(
         token,
         "from" | "where" | "select" | "group" | "orderby" | "join" | "let" | "into" | "by"
-    ) {
+    ) || is_query_operator(call)
+    {
         return Some("query_expression");
+    }
+    if name == "Finalize" && (text.starts_with(point, b"~") || text.preceded_by(point, b'~')) {
+        // A destructor's `finally { base.Finalize(); }`.
+        return Some("destructor_base_call");
+    }
+    if t == "System.Activator" && name == "CreateInstance" {
+        // `new T()` on a type parameter (a written `Activator.CreateInstance` has its
+        // name at the point).
+        return Some("generic_new");
     }
     if t.starts_with("System.Nullable`1") {
         return Some("nullable_lifting");
@@ -680,6 +766,28 @@ fn set_apart_by_text(
         return Some("expression_tree");
     }
     None
+}
+
+/// A LINQ operator not written at its point: a query clause's (`orderby p.Title` is
+/// pointed at `p`).
+fn is_query_operator(call: &IlCall) -> bool {
+    matches!(
+        call.declaring_type.as_str(),
+        "System.Linq.Enumerable" | "System.Linq.Queryable"
+    ) && matches!(
+        call.name.as_str(),
+        "Select"
+            | "SelectMany"
+            | "Where"
+            | "OrderBy"
+            | "OrderByDescending"
+            | "ThenBy"
+            | "ThenByDescending"
+            | "GroupBy"
+            | "Join"
+            | "GroupJoin"
+            | "Cast"
+    )
 }
 
 /// A written construction names the type it builds (`string` is System.String).
