@@ -82,6 +82,14 @@ impl Language {
         }
     }
 
+    /// Whether a file that is not valid UTF-8 is still read. C#: the compiler
+    /// reads such a file in the system code page (csc) or with replacement
+    /// characters (mcs), and it compiles: its other bytes can only stand in
+    /// comments and string literals, and the parse keeps every byte offset.
+    pub fn reads_any_encoding(self) -> bool {
+        self == Language::CSharp
+    }
+
     /// Whether a path is a C/C++ header whose language its content decides (`.h`).
     pub fn is_ambiguous_header(path: &str) -> bool {
         path.rsplit_once('.').is_some_and(|(_, e)| e == "h")

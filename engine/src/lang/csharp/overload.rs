@@ -29,13 +29,19 @@ pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> 
     let fitting: Vec<Eid> = candidates
         .iter()
         .copied()
-        .filter(|&c| fits_count(cx, call, c, bound))
+        .filter(|&c| !is_static_constructor(cx, c) && fits_count(cx, call, c, bound))
         .collect();
     match fitting.as_slice() {
         [] => None,
         [one] => Some(*one),
         _ => select(cx, file, call, &fitting, bound),
     }
+}
+
+/// A static constructor shares its class's constructors' name and is never called.
+fn is_static_constructor(cx: &Cx, c: Eid) -> bool {
+    let d = cx.index.decl(c);
+    d.kind == DeclKind::Constructor && d.is_static
 }
 
 /// Whether the call's receiver is an extension method's first argument: the

@@ -117,6 +117,7 @@ pub fn is_stdlib(fqn: &str) -> bool {
 /// Types of the base class library by simple name and the namespace that holds
 /// them: the full name of an outside type a using directive brings in.
 const WELL_KNOWN: &[(&str, &str)] = &[
+    ("Action", "System"),
     ("Activator", "System"),
     ("ArgumentException", "System"),
     ("ArgumentNullException", "System"),
@@ -133,6 +134,13 @@ const WELL_KNOWN: &[(&str, &str)] = &[
     ("Delegate", "System"),
     ("Enum", "System"),
     ("Environment", "System"),
+    ("EventArgs", "System"),
+    ("EventHandler", "System"),
+    ("Func", "System"),
+    ("Predicate", "System"),
+    ("Comparison", "System"),
+    ("Lazy", "System"),
+    ("IntPtr", "System"),
     ("Exception", "System"),
     ("FormatException", "System"),
     ("GC", "System"),

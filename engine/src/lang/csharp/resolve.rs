@@ -602,6 +602,8 @@ fn place_on_receiver(cx: &Cx, file: u32, call: &Call, name: &str, recv: Recv) ->
             Access::Static,
         ),
         Recv::OutsideType { fqn, via } => outside_via(via, &fqn, format!("{fqn}.{name}")),
+        // A path into a namespace only the tree declares, naming no type of it.
+        Recv::Refuse(Reason::NoDeclaration) => Decision::Unresolved,
         Recv::Refuse(r) => Decision::Refuse(r),
     }
 }

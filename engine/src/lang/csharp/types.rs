@@ -513,7 +513,19 @@ pub fn type_prefix(index: &TreeIndex, site: Site, path: &[String]) -> (Named, us
             1,
         )
     } else {
-        (simple_name_any_arity(index, site, first), 1)
+        match simple_name_any_arity(index, site, first) {
+            // `System.IO.File`: a namespace of the platform, not a type a using
+            // directive might bring in.
+            Named::Outside {
+                via: Via::Using, ..
+            }
+            | Named::Unknown
+                if path.len() > 1 && policy::is_platform_root(first) =>
+            {
+                return outside_prefix(path, 0);
+            }
+            named => (named, 1),
+        }
     };
     match head {
         Named::InTree(t) => {
