@@ -4,6 +4,7 @@
 pub mod c;
 pub mod core;
 pub mod cpp;
+pub mod csharp;
 pub mod go;
 pub mod java;
 pub mod python;
@@ -27,6 +28,7 @@ pub enum Language {
     JavaScript,
     C,
     Cpp,
+    CSharp,
 }
 
 impl Language {
@@ -40,6 +42,7 @@ impl Language {
         Language::JavaScript,
         Language::C,
         Language::Cpp,
+        Language::CSharp,
     ];
 
     pub fn token(self) -> &'static str {
@@ -53,6 +56,7 @@ impl Language {
             Language::JavaScript => "javascript",
             Language::C => "c",
             Language::Cpp => "cpp",
+            Language::CSharp => "csharp",
         }
     }
 
@@ -74,7 +78,16 @@ impl Language {
             // `.h` is C or C++ by its content and the tree's (discover.rs).
             Language::C => &["c"],
             Language::Cpp => &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
+            Language::CSharp => &["cs"],
         }
+    }
+
+    /// Whether a file that is not valid UTF-8 is still read. C#: the compiler
+    /// reads such a file in the system code page (csc) or with replacement
+    /// characters (mcs), and it compiles: its other bytes can only stand in
+    /// comments and string literals, and the parse keeps every byte offset.
+    pub fn reads_any_encoding(self) -> bool {
+        self == Language::CSharp
     }
 
     /// Whether a path is a C/C++ header whose language its content decides (`.h`).
@@ -102,6 +115,7 @@ impl Language {
             }
             Language::C => c::policy::FAMILIES,
             Language::Cpp => cpp::policy::FAMILIES,
+            Language::CSharp => csharp::policy::FAMILIES,
         }
     }
 
@@ -116,6 +130,7 @@ impl Language {
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Language::C => tree_sitter_c::LANGUAGE.into(),
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
         }
     }
 
@@ -145,15 +160,18 @@ impl Language {
             Language::C | Language::Cpp => {
                 c::frontend::extract(self, path, source, tree, tree_wide)
             }
+            Language::CSharp => csharp::frontend::extract(path, source, tree),
         }
     }
 
     /// The bytes to parse when they differ from the file's: C and C++ mask
     /// visibility/attribute macros with spaces, byte for byte, so every position
-    /// still points where it did (lang/c/macros.rs).
+    /// still points where it did (lang/c/macros.rs); C# blanks its preprocessor
+    /// directives and the `#if` branches the build leaves out (lang/csharp/preprocess.rs).
     pub fn prepare(self, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
         match self {
             Language::C | Language::Cpp => tree_wide.c_macros.mask(source),
+            Language::CSharp => csharp::preprocess::mask(source, &tree_wide.config.c.defines),
             _ => None,
         }
     }
