@@ -891,10 +891,29 @@ class Reader
             Cecil.MethodDefinition creator;
             var t = m.DeclaringType;
             while (t != null && !kickoff.ContainsKey(t) && t.DeclaringType != null && IsGenerated(t.DeclaringType)) t = t.DeclaringType;
-            if (t == null || !kickoff.TryGetValue(t, out creator)) return "generated";
+            if (t == null || !kickoff.TryGetValue(t, out creator)) creator = ByGeneratedName(m.DeclaringType);
+            if (creator == null) return "generated";
             m = creator;
         }
         return "generated";
+    }
+
+    // The user method a state machine was made for, by mcs's name for it: `<M>c__async0`
+    // in M's type. mcs builds an async state machine, a struct, in a zeroed local
+    // (no newobj, no initobj), so no instruction names it. Null among overloads.
+    static Cecil.MethodDefinition ByGeneratedName(Cecil.TypeDefinition t)
+    {
+        Cecil.TypeDefinition generated = null;
+        for (int depth = 0; t != null && depth < 64 && IsGenerated(t); depth++) {
+            generated = t;
+            t = t.DeclaringType;
+        }
+        if (generated == null || t == null) return null;
+        int close = generated.Name.IndexOf('>');
+        if (!generated.Name.StartsWith("<") || close < 2) return null;
+        string name = generated.Name.Substring(1, close - 1);
+        var found = t.Methods.Where(x => x.Name == name && !IsGenerated(x)).ToList();
+        return found.Count == 1 ? found[0] : null;
     }
 
     Point? FirstPoint(Cecil.MethodDefinition m)

@@ -35,7 +35,7 @@ pub const ADAPTER_VERSION: &str = "2";
 
 /// The sha256 of [`HELPER_SOURCE`] this adapter version was written for.
 #[cfg(test)]
-const HELPER_SHA256: &str = "da528f9315ed2fa57d586843c499a6be31419a002b5b92b010da0b23fbf02756";
+const HELPER_SHA256: &str = "df7e259114ac71fb7d4841fb9ce1d2eceed7986c07d98178f7f1a13e2d3c65ca";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../csharp/CallTruth.cs");
@@ -56,6 +56,12 @@ pub struct Mcs;
 pub struct McsOptions {
     /// The assemblies the corpus builds, in build order.
     pub units: Vec<UnitOptions>,
+    /// The .NET Framework the project files target (`TargetFrameworkVersion`, v2.0
+    /// when absent): compiled against Mono's reference assemblies of it
+    /// (`lib/mono/<framework>-api`, `mcs -sdk:<framework>-api`), so calls bind to the
+    /// API that framework has, not to what Mono's own runtime adds (its 4.5 mscorlib
+    /// has `string.StartsWith(char)`, which .NET 4.5 has not).
+    pub framework: String,
     /// Whether a virtual call accepts every in-tree override of its slot (D41); off,
     /// only the declaration the IL names.
     #[serde(default = "yes")]
@@ -107,6 +113,17 @@ impl McsOptions {
             .map_err(|e| format!("oracle options for mcs: {e}"))?;
         if options.units.is_empty() {
             return Err("oracle options for mcs: no units".into());
+        }
+        let version = options.framework.split('.').collect::<Vec<_>>();
+        if version.len() < 2
+            || version
+                .iter()
+                .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()))
+        {
+            return Err(format!(
+                "oracle options for mcs: framework `{}` is not a version such as 4.5",
+                options.framework
+            ));
         }
         let mut seen: Vec<&str> = Vec::new();
         for unit in &options.units {
@@ -220,7 +237,8 @@ impl Oracle for Mcs {
         let cache = crate::toolchain::absolute_dir(TOOL, &options.cache_dir.join("oracles"))?;
         let helper = build_helper(&mcs, &version, &cecil, &cache.join("mcs"), options.timeout)?;
 
-        let mut ref_dirs = vec![mono_lib.join("4.5"), mono_lib.join("4.5").join("Facades")];
+        let api = framework_dir(&mono_lib, &mcs_options.framework)?;
+        let mut ref_dirs = vec![api.clone(), api.join("Facades")];
         let mut built: BTreeMap<String, PathBuf> = BTreeMap::new();
         let mut units = Vec::new();
         let mut all_files = Vec::new();
@@ -236,7 +254,12 @@ impl Oracle for Mcs {
             for package in &unit.packages {
                 ref_dirs.extend(package_dirs(package, options.timeout)?);
             }
-            let output = compile_unit(&mcs, unit, &root, &work, &list, &defines, &built, options)?;
+            let build = Build {
+                framework: &mcs_options.framework,
+                defines: &defines,
+                built: &built,
+            };
+            let output = compile_unit(&mcs, unit, &root, &work, &list, &build, options)?;
             built.insert(unit.name.clone(), output.clone());
             units.push((unit.name.clone(), output, list));
             all_files.extend(files);
@@ -299,6 +322,29 @@ fn mono_lib_dir(mono: &Tool) -> Result<PathBuf, Outcome> {
     }
 }
 
+/// Mono's reference assemblies of a .NET Framework version (`lib/mono/4.5-api`).
+fn framework_dir(mono_lib: &Path, framework: &str) -> Result<PathBuf, Outcome> {
+    let dir = mono_lib.join(format!("{framework}-api"));
+    if dir.join("mscorlib.dll").is_file() {
+        Ok(dir)
+    } else {
+        Err(Outcome::ToolMissing {
+            tool: TOOL.into(),
+            detail: format!(
+                "no reference assemblies of .NET {framework} in {} (Debian: mono-devel)",
+                dir.display()
+            ),
+        })
+    }
+}
+
+/// What every unit of one corpus is compiled with.
+struct Build<'a> {
+    framework: &'a str,
+    defines: &'a [String],
+    built: &'a BTreeMap<String, PathBuf>,
+}
+
 /// The GAC's Mono.Cecil of the 0.11 line (Debian's mono-devel ships it).
 fn cecil_in_gac(mono_lib: &Path) -> Result<PathBuf, Outcome> {
     let dir = mono_lib.join("gac").join("Mono.Cecil");
@@ -344,17 +390,20 @@ fn package_dirs(package: &str, bound: Duration) -> Result<Vec<PathBuf>, Outcome>
 }
 
 /// Compiles one unit with debug symbols; returns the assembly.
-#[allow(clippy::too_many_arguments)]
 fn compile_unit(
     mcs: &Tool,
     unit: &UnitOptions,
     root: &Path,
     work: &Path,
     list: &Path,
-    defines: &[String],
-    built: &BTreeMap<String, PathBuf>,
+    build: &Build<'_>,
     options: &OracleOptions<'_>,
 ) -> Result<PathBuf, Outcome> {
+    let Build {
+        framework,
+        defines,
+        built,
+    } = build;
     let extension = if unit.target == "library" {
         "dll"
     } else {
@@ -365,6 +414,7 @@ fn compile_unit(
         .command(root)
         .arg(format!("-target:{}", unit.target))
         .arg("-debug")
+        .arg(format!("-sdk:{framework}-api"))
         .arg("-warn:0")
         .arg(format!("-out:{}", output.display()))
         .timeout(options.timeout);
@@ -505,19 +555,21 @@ mod tests {
 
     #[test]
     fn options_are_checked() {
-        let ok = serde_json::json!({"units": [
+        let ok = serde_json::json!({"framework": "4.5", "units": [
             {"name": "Lib", "sources": ["Lib"], "references": ["System.Xml"]},
             {"name": "Lib.Tests", "sources": ["Tests"], "packages": ["nunit"], "units": ["Lib"]}]});
         let parsed = McsOptions::from_json(&ok).unwrap();
         assert_eq!(parsed.units[1].target, "library");
         assert!(parsed.override_chain);
         for bad in [
-            serde_json::json!({"units": []}),
-            serde_json::json!({"units": [{"name": "A", "sources": ["../x"]}]}),
-            serde_json::json!({"units": [{"name": "A", "sources": ["a"], "units": ["B"]}]}),
-            serde_json::json!({"units": [{"name": "A;rm", "sources": ["a"]}]}),
-            serde_json::json!({"units": [{"name": "A", "sources": ["a"], "target": "module"}]}),
-            serde_json::json!({"units": [{"name": "A", "sources": ["a"], "refs": []}]}),
+            serde_json::json!({"framework": "4.5", "units": []}),
+            serde_json::json!({"framework": "4.5-api", "units": [{"name": "A", "sources": ["a"]}]}),
+            serde_json::json!({"units": [{"name": "A", "sources": ["a"]}]}),
+            serde_json::json!({"framework": "4.5", "units": [{"name": "A", "sources": ["../x"]}]}),
+            serde_json::json!({"framework": "4.5", "units": [{"name": "A", "sources": ["a"], "units": ["B"]}]}),
+            serde_json::json!({"framework": "4.5", "units": [{"name": "A;rm", "sources": ["a"]}]}),
+            serde_json::json!({"framework": "4.5", "units": [{"name": "A", "sources": ["a"], "target": "module"}]}),
+            serde_json::json!({"framework": "4.5", "units": [{"name": "A", "sources": ["a"], "refs": []}]}),
         ] {
             assert!(McsOptions::from_json(&bad).is_err(), "{bad}");
         }

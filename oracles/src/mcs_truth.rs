@@ -522,8 +522,10 @@ impl Placer<'_> {
             return (name, Some(point), Verdict::Implicit(class));
         }
         // A field initialiser's points are at the field's type, an interpolated
-        // string's at its start: the written call is further on.
-        let follow = call.caller_kind == "field_init" || text.starts_with(point, b"$");
+        // string's and an `await` statement's at their start: the written call is
+        // further on. What an `await` is made of (GetAwaiter, …) is not written.
+        let follow =
+            call.caller_kind == "field_init" || text.starts_with(point, b"$") || token == "await";
         let found = if call.col.is_some_and(|c| c >= MCS_LAST_COLUMN) {
             // mcs keeps columns in 8 bits: a point past it is clamped to the last one;
             // the call is the one of that name further on the line, when only one is.
@@ -541,6 +543,7 @@ impl Placer<'_> {
         };
         match found {
             Some(at) => (name, Some(at), self.judged_or_missing(call)),
+            None if token == "await" => (name, Some(point), Verdict::Implicit("await")),
             None => (name, Some(point), Verdict::Implicit("name_not_at_column")),
         }
     }
@@ -729,9 +732,6 @@ fn set_apart_by_text(
     }
     if token == "switch" {
         return Some("switch_on_string");
-    }
-    if token == "await" {
-        return Some("await");
     }
     if matches!(
         token,

@@ -83,6 +83,13 @@ namespace App
         }
 
         static void Extra() { }
+
+        [Obsolete("x")]
+        static async System.Threading.Tasks.Task<int> Later(Dog d)
+        {
+            await System.Threading.Tasks.Task.Delay(1);
+            return d.Speak().Length;
+        }
     }
 }
 "#;
@@ -115,7 +122,7 @@ fn run_mcs(
 ) -> Result<Truth, oracles::Outcome> {
     let oracle = oracle_named("mcs").expect("the mcs oracle is registered");
     let work = tempfile::tempdir().unwrap();
-    let options = serde_json::json!({"units": [
+    let options = serde_json::json!({"framework": "4.5", "units": [
         {"name": "Lib", "sources": ["lib"]},
         {"name": "App", "target": "exe", "sources": ["app"], "units": ["Lib"],
          "references": ["System.Core"]}]});
@@ -141,20 +148,131 @@ fn tree() -> tempfile::TempDir {
     dir
 }
 
-#[test]
-fn mcs_binds_every_call_the_tree_writes() {
+/// The truth, or `None` after checking that a machine without mcs says so.
+fn truth_or_missing(build: &serde_json::Value) -> Option<(tempfile::TempDir, Truth)> {
     let dir = tree();
     let root = dir.path().join("tree");
-    let result = run_mcs(&root, &dir.path().join("cache"), oracles::DEFAULT_BUILD);
+    let result = run_mcs(&root, &dir.path().join("cache"), build);
     if Tool::locate("mcs").is_err() {
         // FIXME(setup): without mono-devel the oracle can only say so.
         assert_eq!(result.unwrap_err().token(), "tool_missing");
-        return;
+        return None;
     }
-    let truth = result.expect("mcs answers");
-    std::fs::write(
-        "/tmp/cso/truth.json",
-        serde_json::to_string_pretty(&truth).unwrap(),
-    )
-    .unwrap();
+    Some((dir, result.expect("mcs answers")))
+}
+
+const APP_CS: &str = "app/Program.cs";
+const LIB_CS: &str = "lib/Lib.cs";
+
+#[test]
+fn mcs_binds_every_call_the_tree_writes() {
+    let Some((_dir, truth)) = truth_or_missing(oracles::DEFAULT_BUILD) else {
+        return;
+    };
+    let oracle = oracle_named("mcs").unwrap();
+    assert_eq!(truth.schema, "callgraph-truth/1");
+    assert_eq!(truth.oracle.name, "mcs");
+    assert_eq!(truth.oracle.adapter, oracle.version());
+    assert_eq!(truth.oracle.column, oracles::ColumnUnit::Name);
+    assert_eq!(truth.oracle.version, oracle.toolchain_version().unwrap());
+
+    // A construction is named by its type, at the type; a class without a written
+    // constructor is reached at its name line.
+    let dog = site(&truth, APP_CS, 24, "Dog");
+    assert_eq!(dog.column, Some(25));
+    assert_eq!(dog.targets, vec![in_tree(LIB_CS, 10)]);
+    assert_eq!(dog.caller.as_ref().unwrap().line, 22);
+    // A partial class's parts are both its declaration.
+    assert_eq!(
+        site(&truth, APP_CS, 32, "Part").targets,
+        vec![in_tree(LIB_CS, 25), in_tree(LIB_CS, 31)]
+    );
+
+    // The virtual-call rule (D41): the IL names the slot's original declaration
+    // (Animal.Speak); every in-tree override of that slot is acceptable too.
+    let speak = vec![in_tree(LIB_CS, 5), in_tree(LIB_CS, 12), in_tree(LIB_CS, 17)];
+    assert_eq!(site(&truth, APP_CS, 26, "Speak").targets, speak);
+    // A tab is one compiler column and one byte.
+    let tabbed = site(&truth, APP_CS, 33, "Speak");
+    assert_eq!((tabbed.column, &tabbed.targets), (Some(19), &speak));
+    // `base.Speak()` is a non-virtual call of the base's declaration only.
+    let base = site(&truth, LIB_CS, 12, "Speak");
+    assert_eq!(base.column, Some(64));
+    assert_eq!(base.targets, vec![in_tree(LIB_CS, 5)]);
+
+    // An extension method called as an instance method, in an iterator and in a
+    // lambda: placed at its name, the caller the iterator method and the lambda.
+    let in_iterator = site(&truth, APP_CS, 14, "Twice");
+    assert_eq!(in_iterator.targets, vec![in_tree(LIB_CS, 22)]);
+    assert_eq!(in_iterator.caller.as_ref().unwrap().line, 12);
+    let in_lambda = site(&truth, APP_CS, 30, "Twice");
+    assert_eq!(in_lambda.column, Some(38));
+    assert_eq!(in_lambda.targets, vec![in_tree(LIB_CS, 22)]);
+    assert_eq!(in_lambda.caller.as_ref().unwrap().line, 30);
+    // An async method's calls: the state machine's caller is the method.
+    let awaited = site(&truth, APP_CS, 41, "Delay");
+    assert_eq!(awaited.column, Some(47));
+    assert!(awaited.is_judged());
+    assert_eq!(
+        site(&truth, APP_CS, 42, "Speak")
+            .caller
+            .as_ref()
+            .unwrap()
+            .line,
+        39
+    );
+    assert_eq!(
+        site(&truth, APP_CS, 41, "GetAwaiter").implicit.as_deref(),
+        Some("await")
+    );
+
+    // Partial methods: both declarations.
+    assert_eq!(
+        site(&truth, LIB_CS, 28, "Hook").targets,
+        vec![in_tree(LIB_CS, 27), in_tree(LIB_CS, 33)]
+    );
+    // Outside the tree: the framework's member.
+    assert_eq!(
+        site(&truth, APP_CS, 26, "WriteLine").targets,
+        vec![TruthTarget::Outside {
+            symbol: "System.Console.WriteLine".into()
+        }]
+    );
+
+    // What no source text writes is set apart by class; a delegate call is unjudged.
+    let class = |line, name| site(&truth, APP_CS, line, name).implicit.clone();
+    assert_eq!(class(25, "Legs").as_deref(), Some("property_accessor"));
+    assert_eq!(
+        class(31, "GetEnumerator").as_deref(),
+        Some("foreach_or_using")
+    );
+    assert_eq!(class(30, "Func").as_deref(), Some("delegate_ctor"));
+    assert_eq!(class(10, "Add").as_deref(), Some("collection_initializer"));
+    assert_eq!(class(38, "Obsolete").as_deref(), Some("attribute"));
+    assert_eq!(
+        site(&truth, APP_CS, 19, "f").unjudged.as_deref(),
+        Some("delegate_invoke")
+    );
+    // A field initialiser's constructions, in order, at their types.
+    assert_eq!(site(&truth, APP_CS, 10, "List").column, Some(37));
+    assert_eq!(
+        site(&truth, APP_CS, 10, "Dog").targets,
+        vec![in_tree(LIB_CS, 10)]
+    );
+    // A lambda's body is a method the compiler made: its reference is set apart.
+    let refs = truth.references.as_ref().unwrap();
+    assert!(refs.iter().all(|r| r.implicit.as_deref() == Some("lambda")));
+    // Code the build leaves out has no site.
+    assert!(!truth.sites.iter().any(|s| s.name == "Extra"));
+    assert!(truth.validate("test").is_ok());
+}
+
+#[test]
+fn the_builds_defines_are_the_compilers() {
+    let build = serde_json::json!({"defines": ["EXTRA"]});
+    let Some((_dir, truth)) = truth_or_missing(&build) else {
+        return;
+    };
+    let extra = site(&truth, APP_CS, 28, "Extra");
+    assert_eq!(extra.targets, vec![in_tree(APP_CS, 36)]);
 }
