@@ -331,14 +331,10 @@ enum Token {
 /// name, its position and the index after the type.
 fn constructed_type(tokens: &[Token], mut i: usize) -> Option<(String, At, usize)> {
     let mut last = None;
-    loop {
-        match tokens.get(i) {
-            Some(Token::Word(w, at)) => {
-                last = Some((w.clone(), *at));
-                i = skip_type_arguments(tokens, i + 1);
-            }
-            _ => break,
-        }
+    // Each turn moves past one segment: bounded by the tokens.
+    while let Some(Token::Word(w, at)) = tokens.get(i) {
+        last = Some((w.clone(), *at));
+        i = skip_type_arguments(tokens, i + 1);
         match (tokens.get(i), tokens.get(i + 1)) {
             (Some(Token::Punct(b'.')), _) => i += 1,
             (Some(Token::Punct(b':')), Some(Token::Punct(b':'))) => i += 2,

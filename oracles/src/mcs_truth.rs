@@ -164,10 +164,11 @@ pub fn truth_from_helper(
                     tally.outside_files += 1;
                 }
             }
-            HelperLine::Call(call) => match placer.call(&call, &mut tally) {
-                Some(p) => placed.push(p),
-                None => {}
-            },
+            HelperLine::Call(call) => {
+                if let Some(p) = placer.call(&call, &mut tally) {
+                    placed.push(p);
+                }
+            }
         }
     }
     let (sites, references) = deduplicated(placed);
