@@ -45,6 +45,7 @@ fixtures!(
     generics,
     delegates,
     overloads,
+    hidden_members,
     preprocessor,
 );
 

@@ -39,7 +39,7 @@ pub const GLOBAL: &str = "global::";
 
 /// The modifiers member lookup reads, kept as one-segment decorators.
 const LOOKUP_MODIFIERS: &[&str] = &[
-    "override", "virtual", "abstract", "new", "sealed", "partial", "extern",
+    "override", "virtual", "abstract", "new", "sealed", "partial", "extern", "private",
 ];
 
 pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {

@@ -6,9 +6,10 @@
 //! hit or a walk over one type's parts, bases and ancestors (bounded), never over
 //! the tree.
 
-use crate::facts::{BindingValue, DeclIdx, DeclKind, Field, ScopeKind};
+use crate::facts::{BindingValue, Call, DeclIdx, DeclKind, Field, ScopeKind};
 use crate::fasthash::FastSet;
 use crate::index::{Eid, TreeIndex};
+use crate::lang::core::MAX_DEPTH;
 use crate::lang::csharp::eval::{cstype, substitute, CsType};
 use crate::lang::csharp::types::{canonical, parts, Site};
 use crate::resolve::Cx;
@@ -295,4 +296,26 @@ pub fn local_function(index: &TreeIndex, site: Site, name: &str) -> Option<Eid> 
         }
     }
     None
+}
+
+/// A `private` member is a candidate only inside the type that declares it or
+/// a type nested in it (spec §7.5.3: inaccessible members are no candidates).
+pub fn accessible_from(index: &TreeIndex, file: u32, call: &Call, m: Eid) -> bool {
+    if !has_keyword(index, m, "private") {
+        return true;
+    }
+    let (Some(owner), Some(caller)) = (index.enclosing_type(m), call.caller) else {
+        return true;
+    };
+    let owner = canonical(index, owner);
+    let mut cur = Some(Eid { file, decl: caller });
+    for _ in 0..MAX_DEPTH {
+        let Some(c) = cur else { break };
+        let decl = index.decl(c);
+        if decl.kind.is_type() && canonical(index, c) == owner {
+            return true;
+        }
+        cur = index.enclosing_type(c);
+    }
+    false
 }

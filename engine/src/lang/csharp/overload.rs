@@ -14,7 +14,7 @@ use crate::index::Eid;
 use crate::lang::csharp::eval::{
     arg_type, bounds, call_site, cstype, receiver, CsType, Recv, Typed,
 };
-use crate::lang::csharp::lookup::{ancestry, is_method, members_named};
+use crate::lang::csharp::lookup::{accessible_from, ancestry, is_method, members_named};
 use crate::lang::csharp::policy;
 use crate::lang::csharp::types::{canonical, Site};
 use crate::resolve::overload::{
@@ -29,7 +29,11 @@ pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> 
     let fitting: Vec<Eid> = candidates
         .iter()
         .copied()
-        .filter(|&c| !is_static_constructor(cx, c) && fits_count(cx, call, c, bound))
+        .filter(|&c| {
+            !is_static_constructor(cx, c)
+                && accessible_from(cx.index, file, call, c)
+                && fits_count(cx, call, c, bound)
+        })
         .collect();
     match fitting.as_slice() {
         [] => None,
@@ -65,10 +69,33 @@ pub fn receiver_fills_first(cx: &Cx, file: u32, call: &Call, candidates: &[Eid])
 /// writes type arguments) fits a declaration.
 pub fn fits_count(cx: &Cx, call: &Call, c: Eid, first_bound: bool) -> bool {
     let decl = cx.index.decl(c);
-    if call.type_args > 0 && decl.type_params.len() != call.type_args as usize {
-        return false;
+    // A construction's type arguments are its type's, not the constructor's.
+    if decl.kind != DeclKind::Constructor {
+        if call.type_args > 0 && decl.type_params.len() != call.type_args as usize {
+            return false;
+        }
+        if call.type_args == 0 && !type_parameters_inferable(decl) {
+            return false;
+        }
     }
     call.has_splat || fits_arity(decl, call.args.len() as u32, first_bound)
+}
+
+/// A generic method called without type arguments needs every type parameter
+/// inferred from the arguments: one no parameter's type mentions cannot be
+/// (`Children<T>()` is no candidate for `Children()`).
+fn type_parameters_inferable(decl: &crate::facts::Decl) -> bool {
+    decl.type_params.iter().all(|t| {
+        decl.params
+            .iter()
+            .any(|p| p.ty.as_ref().is_some_and(|ty| mentions(ty, t, 0)))
+    })
+}
+
+fn mentions(ty: &crate::facts::TypeRef, name: &str, depth: u32) -> bool {
+    depth < 16
+        && (ty.path.len() == 1 && ty.path[0] == name
+            || ty.args.iter().any(|a| mentions(a, name, depth + 1)))
 }
 
 /// The arguments' types (the receiver first for an extension method called on it).
@@ -382,6 +409,8 @@ pub fn compatible(cx: &Cx, arg: &CsType, param: &CsType, boxing: bool, depth: u3
         }
         (Array(x), Array(y)) => match (x.as_ref(), y.as_ref()) {
             (Prim(a), Prim(b)) => Fit::from(a == b),
+            // `T[]` takes a `char[]` where `T` is (or may be) `char`.
+            (x, y @ TypeParam(..)) => compatible(cx, x, y, false, depth + 1),
             (Prim(_), _) | (_, Prim(_)) => Fit::No,
             (x, y) => compatible(cx, x, y, false, depth + 1),
         },

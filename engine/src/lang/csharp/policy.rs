@@ -236,6 +236,19 @@ pub fn well_known_namespace(name: &str) -> Option<&'static str> {
 
 /// Every method of a few well-known outside interfaces (by simple name): an
 /// outside base listed here cannot supply a method it does not list.
+/// Well-known outside collection classes: a derived type of the tree that
+/// declares one of these names may still meet the base's member in overload
+/// resolution.
+pub fn known_class_members(simple: &str) -> Option<&'static [&'static str]> {
+    match simple {
+        "Collection" | "KeyedCollection" | "ObservableCollection" | "List" | "BindingList" => {
+            known_interface_members("IList")
+        }
+        "Dictionary" | "SortedDictionary" => known_interface_members("IDictionary"),
+        _ => None,
+    }
+}
+
 pub fn known_interface_members(simple: &str) -> Option<&'static [&'static str]> {
     let members: &[&str] = match simple {
         "IDisposable" => &["Dispose"],

@@ -14,8 +14,8 @@ use crate::facts::{Call, CallKind, Callee, DeclKind, Receiver, ValueRef};
 use crate::index::{Eid, TreeIndex};
 use crate::lang::csharp::eval::{self, call_site, cstype, CsType, Recv, Typed};
 use crate::lang::csharp::lookup::{
-    self, ancestry, constructors, enclosing_types, has_keyword, is_method, members_named,
-    own_instance, own_type, Ancestry,
+    self, accessible_from, ancestry, constructors, enclosing_types, has_keyword, is_method,
+    members_named, own_instance, own_type, Ancestry,
 };
 use crate::lang::csharp::overload::{self, applicability, fits_count};
 use crate::lang::csharp::policy;
@@ -212,7 +212,11 @@ fn choose_method(
         let methods: Vec<Eid> = members
             .iter()
             .copied()
-            .filter(|&m| is_method(index, m) && access_allows(index, m, access))
+            .filter(|&m| {
+                is_method(index, m)
+                    && access_allows(index, m, access)
+                    && accessible_from(index, file, call, m)
+            })
             .collect();
         if methods.is_empty() {
             let value = lookup::field(
@@ -249,6 +253,12 @@ fn choose_method(
                 declared_but_unfit = true;
                 continue;
             }
+            Fit::Maybe if outside_may_answer(anc, name, call.args.len()) => {
+                // Only a more derived group that surely applies hides the
+                // outside base's or `System.Object`'s member of that name
+                // (`v1.Equals(token)` may be `object.Equals`).
+                return MethodChoice::Ambiguous;
+            }
             Fit::Maybe => {
                 let later_may_apply = groups[i + 1..].iter().any(|(_, ms)| {
                     let f: Vec<Eid> = ms
@@ -271,6 +281,20 @@ fn choose_method(
     } else {
         MethodChoice::NotInTree
     }
+}
+
+/// Whether a member of that name surely comes from outside the tree's part of
+/// the hierarchy too: an outside base class known to declare it (an outside
+/// interface's member is implemented in the tree, so it joins no lookup on a
+/// class), or `System.Object`'s
+/// `Equals(object)` (its other instance methods take no argument, so a call
+/// whose arguments only may fit is not theirs).
+fn outside_may_answer(anc: &Ancestry, name: &str, args: usize) -> bool {
+    (name == "Equals" && args == 1)
+        || anc.outside.iter().any(|(b, _)| {
+            let simple = b.rsplit('.').next().unwrap_or(b);
+            policy::known_class_members(simple).is_some_and(|m| m.contains(&name))
+        })
 }
 
 /// The set a placement names: declarations sharing one qualified name (a partial
@@ -334,6 +358,10 @@ fn place_on_class(
                     if let Some(d) = extension(cx, file, call, name, &recv, family) {
                         return d;
                     }
+                } else if extension(cx, file, call, name, &recv, family).is_some() {
+                    // An outside base may declare the member (it then wins) or
+                    // not (the tree's extension method answers).
+                    return Decision::Refuse(Reason::Ambiguous);
                 }
             }
             if choice == MethodChoice::NoFit {
@@ -544,6 +572,7 @@ fn extension(
         }
         let mut yes = Vec::new();
         let mut maybe = false;
+        let mut outside_may_declare = false;
         for &c in &visible {
             if !fits_count(cx, call, c, true) {
                 continue;
@@ -557,7 +586,10 @@ fn extension(
             let receiver_fit = overload::compatible(cx, recv, &this_type, true, 0);
             let args_fit = applicability(cx, file, call, &[c], true);
             match receiver_fit.and(args_fit) {
-                Fit::Yes => yes.push(c),
+                Fit::Yes => {
+                    outside_may_declare |= outside_instance_may_hide(cx, recv, &this_type, name);
+                    yes.push(c)
+                }
                 Fit::Maybe => maybe = true,
                 Fit::No => {}
             }
@@ -567,6 +599,9 @@ fn extension(
         }
         if yes.is_empty() {
             continue;
+        }
+        if outside_may_declare {
+            return Some(Decision::Refuse(Reason::Ambiguous));
         }
         let first = index.qualified_name(yes[0]);
         if yes.iter().all(|&m| index.qualified_name(m) == first) {
@@ -578,6 +613,27 @@ fn extension(
         });
     }
     None
+}
+
+/// An outside receiver's own instance method of that name would hide the
+/// extension method, and the tree cannot see its members. An extension written
+/// for exactly the receiver's type is taken: one an instance method of that type
+/// hides could never be called as an extension, so it is not written that way.
+/// One written for a base or an interface of it (`AddRange(this IList<T>)` on a
+/// `List<T>`) is not, unless the receiver is a well-known interface whose member
+/// list lacks the name.
+fn outside_instance_may_hide(cx: &Cx, recv: &CsType, this_type: &CsType, name: &str) -> bool {
+    let CsType::Foreign(r, _) = recv else {
+        return false;
+    };
+    let simple = r.rsplit('.').next().unwrap_or(r);
+    if policy::known_interface_members(simple).is_some_and(|m| !m.contains(&name)) {
+        return false;
+    }
+    match this_type {
+        CsType::Foreign(t, _) => t.rsplit('.').next().unwrap_or(t) != simple,
+        other => other.text(cx.index) != recv.text(cx.index),
+    }
 }
 
 fn member_call(call: &Call) -> Option<(&Receiver, &str)> {
