@@ -346,6 +346,15 @@ fn outside_static_member(fqn: &str, rest: &[String]) -> Option<CsType> {
         ("System.String", Some("Empty")) => {
             Some(CsType::Foreign("System.String".into(), Vec::new()))
         }
+        // The culture every `FormatWith(CultureInfo.InvariantCulture, …)` passes.
+        (f, Some("InvariantCulture" | "CurrentCulture" | "CurrentUICulture"))
+            if f.rsplit('.').next() == Some("CultureInfo") =>
+        {
+            Some(CsType::Foreign(
+                "System.Globalization.CultureInfo".into(),
+                Vec::new(),
+            ))
+        }
         _ => None,
     }
 }

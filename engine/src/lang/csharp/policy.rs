@@ -387,6 +387,7 @@ pub fn known_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
             "ICloneable",
         ],
         "StringBuilder" => &["Object", "ISerializable"],
+        "CultureInfo" => &["Object", "IFormatProvider", "ICloneable"],
         "Exception" => &["Object", "ISerializable"],
         "Type" => &["Object", "MemberInfo"],
         _ => return None,

@@ -532,7 +532,11 @@ fn extension(
         .copied()
         .filter(|&e| {
             let d = index.decl(e);
-            d.impl_of.is_some() && d.is_static && d.kind == DeclKind::Method && !d.is_property
+            d.impl_of.is_some()
+                && d.is_static
+                && d.kind == DeclKind::Method
+                && !d.is_property
+                && accessible_from(index, file, call, e)
         })
         .collect();
     if candidates.is_empty() {
