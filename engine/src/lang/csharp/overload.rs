@@ -177,7 +177,50 @@ pub fn select(
 ) -> Option<Eid> {
     let args = argument_types(cx, file, call, first_bound);
     let cands: Vec<Candidate<CsType>> = candidates.iter().map(|&c| candidate(cx, c)).collect();
+    if let Some(exact) = only_exact_match(cx, &args, &cands) {
+        return Some(exact);
+    }
     select_by_phases(&CsConversions { cx }, &args, &cands)
+}
+
+/// The one candidate whose every parameter is exactly its argument's type, every
+/// parameter filled: an identity conversion is better than any other conversion
+/// (spec §12.6.4.5), so it beats every other applicable candidate, also one whose
+/// conversion the engine cannot judge (`new AceFont(true)`: `(bool)` over
+/// `(Font)`, which an outside conversion might accept). A second exact candidate,
+/// or a type parameter, leaves it to the phases.
+fn only_exact_match(cx: &Cx, args: &[CsType], cands: &[Candidate<CsType>]) -> Option<Eid> {
+    let mut exact = cands.iter().filter(|c| {
+        c.params.len() == args.len()
+            && args
+                .iter()
+                .zip(&c.params)
+                .all(|(a, p)| identical(cx, a, p, 0))
+    });
+    let first = exact.next()?;
+    exact.next().is_none().then_some(first.eid)
+}
+
+/// Whether an argument's static type is exactly a parameter's type.
+fn identical(cx: &Cx, a: &CsType, p: &CsType, depth: u32) -> bool {
+    use CsType::*;
+    let all = |x: &[CsType], y: &[CsType]| {
+        x.len() == y.len() && x.iter().zip(y).all(|(a, b)| identical(cx, a, b, depth + 1))
+    };
+    depth < 8
+        && match (a, p) {
+            (Prim(x), Prim(y)) => x == y,
+            (IntLiteral, Prim(y)) => *y == "int",
+            (Prim(k), Foreign(f, fargs)) | (Foreign(f, fargs), Prim(k)) => {
+                fargs.is_empty() && policy::fqn_of_keyword(k).is_some_and(|q| same_outside(q, f))
+            }
+            (Foreign(x, xargs), Foreign(y, yargs)) => same_outside(x, y) && all(xargs, yargs),
+            (Class(x, xargs), Class(y, yargs)) => {
+                canonical(cx.index, *x) == canonical(cx.index, *y) && all(xargs, yargs)
+            }
+            (Array(x), Array(y)) => identical(cx, x, y, depth + 1),
+            _ => false,
+        }
 }
 
 /// How the call's arguments meet a set of candidates: one of them surely

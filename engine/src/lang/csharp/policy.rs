@@ -388,6 +388,7 @@ pub fn known_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
         ],
         "StringBuilder" => &["Object", "ISerializable"],
         "CultureInfo" => &["Object", "IFormatProvider", "ICloneable"],
+        "MemoryStream" | "FileStream" => &["Object", "Stream", "IDisposable"],
         "Exception" => &["Object", "ISerializable"],
         "Type" => &["Object", "MemberInfo"],
         _ => return None,
