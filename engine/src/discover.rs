@@ -531,7 +531,7 @@ fn read_one(
     if bytes.contains(&0) {
         return Err(skip(SkipReason::Binary));
     }
-    if std::str::from_utf8(&bytes).is_err() {
+    if std::str::from_utf8(&bytes).is_err() && !c.language.reads_any_encoding() {
         return Err(skip(SkipReason::NotUtf8));
     }
     let sha256 = hex(&Sha256::digest(&bytes));

@@ -22,7 +22,8 @@ pub struct FileFacts {
     /// package-relative name first, then the root-relative one when different);
     /// Java: the package (`org.jsoup.nodes`, empty for the default package).
     /// Go: the package's key (its import path, `_test` appended for an external
-    /// test package) then the file's directory.
+    /// test package) then the file's directory. C#: every namespace the file
+    /// declares (dotted, `N.M`), each once, in source order.
     pub module: Vec<String>,
     /// True for a Python package's `__init__.py`.
     pub is_package_init: bool,
@@ -269,12 +270,18 @@ pub struct Decl {
     pub returns_value: Option<ReturnValue>,
     /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
+    /// C#: the types a type parameter is constrained to (`where T : IFoo, new()`
+    /// is `("T", [IFoo])`), for each constrained parameter. Empty elsewhere.
+    pub type_param_bounds: Vec<(String, Vec<TypeRef>)>,
     /// Decorators / annotations, outermost first. C++: the specifiers `virtual`,
-    /// `override` and `final` of a member function.
+    /// `override` and `final` of a member function. C#: the attributes, then the
+    /// modifiers member lookup reads (`override`, `virtual`, `abstract`, `new`,
+    /// `sealed`, `partial`, `extern`), each a one-segment path spelled as the keyword.
     pub decorators: Vec<Decorator>,
     /// Rust: an `impl T` / `impl Tr for T` block is a declaration (named by T's
     /// last segment) whose members are T's methods; this is T as written.
     /// Kotlin: an extension function's receiver type as written (`fun A.f()`).
+    /// C#: an extension method's `this` parameter type (the type it extends).
     pub impl_of: Option<TypeRef>,
     /// Rust: an inline `mod m { … }` (a namespace, not a type).
     pub is_module: bool,
@@ -283,7 +290,9 @@ pub struct Decl {
     /// member definition (`void ns::T::m() {}`), the written class path too.
     /// Kotlin: a top-level extension's receiver as written, in angle brackets
     /// (`fun A.f()` is `file.kt::<A>::f`), so extensions of one name on several
-    /// types are no overloads of each other. Empty for every other language.
+    /// types are no overloads of each other.
+    /// C#: a top-level declaration's namespace (`N.M` is `["N", "M"]`).
+    /// Empty for every other language.
     pub scope_path: Vec<String>,
     /// C and C++: the declaration is visible only in its own file (and, for a
     /// header, in the files that include it): `static` at file scope or a member of
@@ -350,6 +359,7 @@ impl Decl {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            type_param_bounds: Vec::new(),
             decorators: Vec::new(),
             impl_of: None,
             is_module: false,
@@ -720,6 +730,17 @@ pub enum ImportKind {
     /// C++ `using a::b::f;` (a declaration: binds f to a::b::f) and
     /// `using Alias = a::T;` / `typedef a::T Alias;` (alias then names the type).
     CppUsing { path: Vec<String>, alias: String },
+    /// C# `using N.M;` (a namespace's types), `using A = N.M.T;` (`alias`) and
+    /// `using static N.T;` (`is_static`: T's static members and nested types),
+    /// written in the namespace declaration `namespace` (empty for the compilation
+    /// unit) whose body is `scope` (0 for the compilation unit).
+    CSharpUsing {
+        path: Vec<String>,
+        alias: Option<String>,
+        is_static: bool,
+        namespace: Vec<String>,
+        scope: ScopeIdx,
+    },
 }
 
 /// How a call site names what it calls.

@@ -51,6 +51,9 @@ pub struct TreeIndex<'a> {
     /// C++: type aliases (`using A = ns::T;`, `typedef ns::T A;`) by alias name:
     /// the file that writes each and the path it names.
     c_aliases: HashMap<String, Vec<(u32, Vec<String>)>>,
+    /// C#: type declarations by full name (`N.Outer.Inner`, `` N.List`1 `` with a
+    /// type parameter count): every part of a partial type under one name.
+    csharp_types: HashMap<String, Vec<Eid>>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -76,6 +79,7 @@ impl<'a> TreeIndex<'a> {
             c_scoped: HashMap::default(),
             c_owner: HashMap::default(),
             c_aliases: HashMap::default(),
+            csharp_types: HashMap::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -144,6 +148,10 @@ impl<'a> TreeIndex<'a> {
                 {
                     let fqn = java_type_name(file, di as DeclIdx);
                     index.java_types.entry(fqn).or_default().push(eid);
+                }
+                if file.language == Language::CSharp && decl.kind.is_type() {
+                    let key = csharp_type_name(file, di as DeclIdx);
+                    index.csharp_types.entry(key).or_default().push(eid);
                 }
             }
             index.top_level.push(top);
@@ -368,6 +376,23 @@ impl<'a> TreeIndex<'a> {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }
+            // A C# file declares any number of namespaces; each, and each of its
+            // enclosing namespaces, lists the file.
+            Language::CSharp => {
+                for namespace in &file.module {
+                    let mut prefix = String::new();
+                    for segment in namespace.split('.') {
+                        if !prefix.is_empty() {
+                            prefix.push('.');
+                        }
+                        prefix.push_str(segment);
+                        let files = self.packages.entry(prefix.clone()).or_default();
+                        if files.last() != Some(&fi) {
+                            files.push(fi);
+                        }
+                    }
+                }
+            }
             // TypeScript and JavaScript modules are files, found by path.
             Language::TypeScript | Language::Tsx | Language::JavaScript => {}
             // C and C++ files are tied together by includes and scoped names.
@@ -455,6 +480,12 @@ impl<'a> TreeIndex<'a> {
         self.java_types.get(fqn).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// C#: the parts of the type of this full name (see [`csharp_type_name`]),
+    /// in tree order; the first is the type's canonical declaration.
+    pub fn csharp_type(&self, key: &str) -> &[Eid] {
+        self.csharp_types.get(key).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     /// Members declared directly on a type (not its bases).
     pub fn members(&self, ty: Eid, name: &str) -> &[Eid] {
         self.members
@@ -539,6 +570,33 @@ fn go_receiver(decl: &Decl) -> Option<&str> {
         return None;
     }
     decl.bases.first().and_then(|t| t.last())
+}
+
+/// A C# type's full name as the index keys it: its namespace, the enclosing
+/// types and its own name, `.`-separated, its own type parameter count after a
+/// backquote (`` N.Outer.Inner`2 ``; C# tells `T` and `T<U>` apart by it).
+pub fn csharp_type_name(file: &FileFacts, decl: DeclIdx) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut cur = Some(decl);
+    let mut top = decl;
+    while let Some(d) = cur {
+        parts.push(file.decls[d as usize].name.as_str());
+        top = d;
+        cur = file.decls[d as usize].parent;
+    }
+    parts.reverse();
+    let mut key = String::new();
+    for segment in &file.decls[top as usize].scope_path {
+        key.push_str(segment);
+        key.push('.');
+    }
+    key.push_str(&parts.join("."));
+    let arity = file.decls[decl as usize].type_params.len();
+    if arity > 0 {
+        key.push('`');
+        key.push_str(&arity.to_string());
+    }
+    key
 }
 
 /// `package.Outer.Inner` for a Java type declaration.

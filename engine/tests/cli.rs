@@ -58,6 +58,14 @@ fn languages_lists_extensions_and_families() {
         "{text}"
     );
     assert!(text.contains("java") && text.contains(".java"), "{text}");
+    let csharp = text
+        .lines()
+        .find(|l| l.starts_with("csharp "))
+        .unwrap_or_else(|| panic!("no csharp line: {text}"));
+    assert!(
+        csharp.contains(".cs") && csharp.contains("own_type"),
+        "{csharp}"
+    );
 }
 
 #[test]

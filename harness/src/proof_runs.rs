@@ -90,6 +90,12 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "c++",
             version_args: &["--version"],
         }),
+        // C#: Mono's compiler and runtime (Debian `mono-devel`).
+        "csharp" => Some(Recipe {
+            tools: &["mcs", "mono"],
+            version_tool: "mcs",
+            version_args: &["--version"],
+        }),
         // TypeScript cases are compiled by the pinned tsc (oracles/tsc), found by
         // path in `build_and_run_typescript`; JavaScript cases only need node.
         "typescript" => Some(Recipe {
@@ -171,6 +177,7 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     }
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
+        "csharp" => build_and_run_csharp(&tools[0], &tools[1], &copy, scratch.path(), bound),
         "rust" => build_and_run_rust(&tools[0], &copy, scratch.path(), bound),
         "c" | "cpp" => {
             build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound)
@@ -238,6 +245,39 @@ fn build_and_run_java(
         .arg("Main")
         .timeout(bound)
         .run();
+    (Step::Done, ran)
+}
+
+/// `mcs -out:<tmp>/main.exe` every `*.cs` of the copy (sorted), then
+/// `mono <tmp>/main.exe` in the copy.
+fn build_and_run_csharp(
+    mcs: &Tool,
+    mono: &Tool,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, &["cs"], &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let program = scratch.join("main.exe");
+    let mut out = std::ffi::OsString::from("-out:");
+    out.push(&program);
+    let built = mcs
+        .command(copy)
+        .arg(out)
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = mono.command(copy).arg(&program).timeout(bound).run();
     (Step::Done, ran)
 }
 
@@ -632,6 +672,16 @@ mod tests {
         assert!(recipe("cobol").is_none());
         assert_eq!(recipe("c").expect("c").tools, &["cc"]);
         assert_eq!(recipe("cpp").expect("cpp").tools, &["c++"]);
+    }
+
+    #[test]
+    fn csharp_proofs_build_with_mcs_and_run_with_mono() {
+        let cs = recipe("csharp").expect("csharp has a recipe");
+        assert_eq!(cs.tools, &["mcs", "mono"]);
+        assert_eq!(
+            (cs.version_tool, cs.version_args),
+            ("mcs", &["--version"][..])
+        );
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gotypes", "javac", "pytrace", "rustc", "rustc-ir", "tsc",
+        "clang", "gotypes", "javac", "mcs", "pytrace", "rustc", "rustc-ir", "tsc",
     ]
 }
 
@@ -67,6 +67,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
         "rustc-ir" => Some(Box::new(crate::rustc::Rustc)),
         "clang" => Some(Box::new(crate::clang::Clang)),
+        "mcs" => Some(Box::new(crate::mcs::Mcs)),
         _ => None,
     }
 }

@@ -59,6 +59,14 @@ TS_DECL = [
 # a struct/enum/union: the target of the methods a `#[derive]` on it writes (D20)
 RUST_TYPE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
+# C#: a type (class, struct, interface, enum, record, delegate), and a method,
+# constructor or local function `[modifiers] [Type] Name[<T>](` (an explicit
+# interface implementation `Type IFoo.Name(` declares `Name`).
+CS_TYPE = re.compile(r"\b(?:class|struct|interface|enum|record|delegate\s+[\w.<>\[\],?]+)\s+([A-Za-z_]\w*)")
+CS_METHOD = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|new|extern|partial|async|unsafe|readonly)\s+)*"
+    r"(?P<ret>[\w.]+(?:<[^()]*>)?(?:\[\])*\??\s+)?(?:[A-Za-z_]\w*\.)?(?P<name>[A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(")
+CS_NOT_DECL = {"return", "new", "if", "while", "for", "foreach", "switch", "catch", "throw", "else", "base", "this", "using", "lock", "nameof", "typeof"}
 
 
 def declared_names(lang, text):
@@ -107,6 +115,14 @@ def declared_names(lang, text):
             names.add("constructor")
         if re.search(r"\{\s*(?:[\w, ]+->)?", text) and "{" in text and "fun " not in text and "class " not in text:
             names.add("lambda")
+        return names
+    if lang == "csharp":
+        names.update(CS_TYPE.findall(text))
+        m = CS_METHOD.match(text)
+        ret = (m.group("ret") or "").strip() if m else ""
+        if m and m.group("name") not in CS_NOT_DECL and ret not in CS_NOT_DECL \
+                and "=" not in text.split("(")[0] and (ret or not text.rstrip().endswith(";")):
+            names.add(m.group("name"))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
@@ -162,7 +178,8 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp", "kotlin": "Main.kt"}.get(lang, "Main.java")
+    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp",
+             "kotlin": "Main.kt", "csharp": "Main.cs"}.get(lang, "Main.java")
     if lang == "typescript":
         entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
@@ -247,7 +264,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript", "kotlin")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript", "kotlin", "csharp")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

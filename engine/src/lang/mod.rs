@@ -4,6 +4,7 @@
 pub mod c;
 pub mod core;
 pub mod cpp;
+pub mod csharp;
 pub mod go;
 pub mod java;
 pub mod kotlin;
@@ -29,6 +30,7 @@ pub enum Language {
     C,
     Cpp,
     Kotlin,
+    CSharp,
 }
 
 impl Language {
@@ -43,6 +45,7 @@ impl Language {
         Language::C,
         Language::Cpp,
         Language::Kotlin,
+        Language::CSharp,
     ];
 
     pub fn token(self) -> &'static str {
@@ -57,6 +60,7 @@ impl Language {
             Language::C => "c",
             Language::Cpp => "cpp",
             Language::Kotlin => "kotlin",
+            Language::CSharp => "csharp",
         }
     }
 
@@ -80,7 +84,16 @@ impl Language {
             Language::Cpp => &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
             // `.kts` scripts are read like sources; kotlinc compiles them as scripts.
             Language::Kotlin => &["kt", "kts"],
+            Language::CSharp => &["cs"],
         }
+    }
+
+    /// Whether a file that is not valid UTF-8 is still read. C#: the compiler
+    /// reads such a file in the system code page (csc) or with replacement
+    /// characters (mcs), and it compiles: its other bytes can only stand in
+    /// comments and string literals, and the parse keeps every byte offset.
+    pub fn reads_any_encoding(self) -> bool {
+        self == Language::CSharp
     }
 
     /// Whether a path is a C/C++ header whose language its content decides (`.h`).
@@ -109,6 +122,7 @@ impl Language {
             Language::C => c::policy::FAMILIES,
             Language::Cpp => cpp::policy::FAMILIES,
             Language::Kotlin => kotlin::policy::FAMILIES,
+            Language::CSharp => csharp::policy::FAMILIES,
         }
     }
 
@@ -124,6 +138,7 @@ impl Language {
             Language::C => tree_sitter_c::LANGUAGE.into(),
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
             Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
         }
     }
 
@@ -154,19 +169,23 @@ impl Language {
                 c::frontend::extract(self, path, source, tree, tree_wide)
             }
             Language::Kotlin => kotlin::frontend::extract(path, source, tree),
+            Language::CSharp => csharp::frontend::extract(path, source, tree),
         }
     }
 
     /// The bytes to parse when they differ from the file's: C and C++ blank the
     /// branches the build does not compile (lang/c/preproc.rs), then mask
-    /// visibility/attribute macros (lang/c/macros.rs) — with spaces, byte for byte,
-    /// so every position still points where it did.
+    /// visibility/attribute macros (lang/c/macros.rs); C# blanks its preprocessor
+    /// directives and the `#if` branches the build leaves out
+    /// (lang/csharp/preprocess.rs) — with spaces, byte for byte, so every position
+    /// still points where it did.
     pub fn prepare(self, path: &str, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
         match self {
             Language::C | Language::Cpp => match tree_wide.c_blanks.apply(path, source) {
                 Some(blanked) => Some(tree_wide.c_macros.mask(&blanked).unwrap_or(blanked)),
                 None => tree_wide.c_macros.mask(source),
             },
+            Language::CSharp => csharp::preprocess::mask(source, &tree_wide.config.c.defines),
             _ => None,
         }
     }

@@ -254,6 +254,7 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         Language::C => &crate::lang::c::resolve::C,
         Language::Cpp => &crate::lang::cpp::resolve::CPP,
         Language::Kotlin => &crate::lang::kotlin::resolve::KOTLIN,
+        Language::CSharp => &crate::lang::csharp::resolve::CSHARP,
     }
 }
 
