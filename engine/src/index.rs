@@ -343,7 +343,8 @@ impl<'a> TreeIndex<'a> {
                         .push(fi);
                 }
             }
-            Language::Java | Language::Go | Language::Rust => {
+            // Ada: the library unit's name (its spec, body and subunits).
+            Language::Java | Language::Go | Language::Rust | Language::Ada => {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }

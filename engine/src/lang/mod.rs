@@ -1,6 +1,7 @@
 //! The language registry. Adding a language touches its own folder and one line in
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
+pub mod ada;
 pub mod c;
 pub mod core;
 pub mod cpp;
@@ -27,6 +28,7 @@ pub enum Language {
     JavaScript,
     C,
     Cpp,
+    Ada,
 }
 
 impl Language {
@@ -40,6 +42,7 @@ impl Language {
         Language::JavaScript,
         Language::C,
         Language::Cpp,
+        Language::Ada,
     ];
 
     pub fn token(self) -> &'static str {
@@ -53,6 +56,7 @@ impl Language {
             Language::JavaScript => "javascript",
             Language::C => "c",
             Language::Cpp => "cpp",
+            Language::Ada => "ada",
         }
     }
 
@@ -74,6 +78,7 @@ impl Language {
             // `.h` is C or C++ by its content and the tree's (discover.rs).
             Language::C => &["c"],
             Language::Cpp => &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
+            Language::Ada => &["ads", "adb"],
         }
     }
 
@@ -102,6 +107,7 @@ impl Language {
             }
             Language::C => c::policy::FAMILIES,
             Language::Cpp => cpp::policy::FAMILIES,
+            Language::Ada => ada::policy::FAMILIES,
         }
     }
 
@@ -116,6 +122,7 @@ impl Language {
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Language::C => tree_sitter_c::LANGUAGE.into(),
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Language::Ada => tree_sitter_ada::LANGUAGE.into(),
         }
     }
 
@@ -145,6 +152,7 @@ impl Language {
             Language::C | Language::Cpp => {
                 c::frontend::extract(self, path, source, tree, tree_wide)
             }
+            Language::Ada => ada::frontend::extract(path, source, tree, tree_wide),
         }
     }
 
@@ -171,6 +179,9 @@ pub struct TreeWide {
     pub c_macros: c::macros::Macros,
     /// Rust: each package's enabled features, read from its `Cargo.toml` once.
     pub rust_packages: rust::cfg::Packages,
+    /// Ada: the subprogram names the tree declares (a bare name naming one is a
+    /// parameterless call).
+    pub ada_subprograms: ada::names::SubprogramNames,
 }
 
 impl TreeWide {
@@ -192,6 +203,12 @@ impl TreeWide {
                     .iter()
                     .filter(|f| matches!(f.language, Language::C | Language::Cpp))
                     .map(|f| (f.bytes.as_slice(), c::is_header_path(&f.path))),
+            ),
+            ada_subprograms: ada::names::SubprogramNames::collect(
+                files
+                    .iter()
+                    .filter(|f| f.language == Language::Ada)
+                    .map(|f| f.bytes.as_slice()),
             ),
         }
     }

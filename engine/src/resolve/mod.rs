@@ -253,6 +253,7 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         }
         Language::C => &crate::lang::c::resolve::C,
         Language::Cpp => &crate::lang::cpp::resolve::CPP,
+        Language::Ada => &crate::lang::ada::resolve::ADA,
     }
 }
 
