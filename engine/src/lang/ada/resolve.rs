@@ -423,6 +423,15 @@ fn first_segment(
             return Some(follow(index, n, hops + 1));
         }
     }
+    // A root library unit the context `with`s (`with Text_IO;`) is directly
+    // visible: in the tree, or outside it.
+    if withed_root(index, fi, name) {
+        return Some(match unit_entity(index, name) {
+            Some(e) if is_package(index.decl(e)) => follow(index, e, hops + 1),
+            Some(_) => Pkg::Unknown,
+            None => Pkg::Outside(name.to_string()),
+        });
+    }
     if with_uses {
         for pkg in used_packages(index, fi, scope) {
             if let Pkg::InTree(p) = pkg {
@@ -433,6 +442,9 @@ fn first_segment(
                 // nameable as `Framework`.
                 if index.decl(p).parent.is_none() {
                     let child = format!("{}.{name}", unit(index.file(p.file)));
+                    if !withed(index, fi, &child) {
+                        continue;
+                    }
                     if let Some(e) = unit_entity(index, &child) {
                         if is_package(index.decl(e)) {
                             return Some(follow(index, e, hops + 1));
@@ -446,6 +458,9 @@ fn first_segment(
     // `Ahven` child is `Ahven.XML_Runner`), then a root unit.
     for u in names.iter().skip(1).chain(std::iter::once(&me.as_str())) {
         let candidate = format!("{u}.{name}");
+        if !withed(index, fi, &candidate) && !me.starts_with(&format!("{candidate}.")) {
+            continue;
+        }
         if let Some(e) = unit_entity(index, &candidate) {
             return is_package(index.decl(e)).then(|| follow(index, e, hops + 1));
         }
@@ -464,6 +479,25 @@ fn first_segment(
         }
     }
     None
+}
+
+/// Whether the context of a file (its own, its spec's, its parent body's)
+/// `with`s the unit of this full name (or a child of it, which `with`s it too).
+fn withed(index: &TreeIndex, fi: u32, full: &str) -> bool {
+    let segments: Vec<&str> = full.split('.').collect();
+    context_files(index, fi).into_iter().any(|cf| {
+        index.file(cf).imports.iter().any(|i| match &i.kind {
+            ImportKind::AdaWith { path } => {
+                path.len() >= segments.len() && path.iter().zip(&segments).all(|(a, b)| a == b)
+            }
+            _ => false,
+        })
+    })
+}
+
+/// Whether a `with` of the context names a unit whose first segment is `name`.
+fn withed_root(index: &TreeIndex, fi: u32, name: &str) -> bool {
+    withed(index, fi, name)
 }
 
 /// The packages the `use` clauses around a scope name (and the file's spec's and
@@ -679,12 +713,17 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     }
     let mut outside_use = None;
     let mut unknown_use = false;
+    // A `use`d package outside the tree that may declare this name.
+    let mut outside_homonym = false;
     let before = candidates.len();
     let used = used_packages(index, fi, call.scope);
     for pkg in used.iter().cloned() {
         match pkg {
             Pkg::InTree(p) => candidates.extend(members(index, p, name)),
-            Pkg::Outside(s) => outside_use = outside_use.or(Some(s)),
+            Pkg::Outside(s) => {
+                outside_homonym |= policy::outside_may_declare(&s, name);
+                outside_use = outside_use.or(Some(s));
+            }
             Pkg::Unknown => unknown_use = true,
         }
     }
@@ -706,7 +745,7 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     for p in parents {
         candidates.extend(members(index, p, name));
     }
-    if before == 0 && !candidates.is_empty() && (outside_use.is_some() || unknown_use) {
+    if before == 0 && !candidates.is_empty() && (outside_homonym || unknown_use) {
         // Only `use` (or inheritance) makes the tree's declarations visible here,
         // and a `use`d package the engine cannot read may declare the same name
         // with another profile (`Length` of a bounded string): types decide.
