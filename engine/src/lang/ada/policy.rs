@@ -314,16 +314,27 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
     ("system.storage_elements", &["to_address", "to_integer"]),
 ];
 
-/// Whether a `use`d package outside the tree may declare a subprogram so named:
-/// unknown packages may.
-pub fn outside_may_declare(package: &str, name: &str) -> bool {
+/// The listed subprogram names of a language-defined package, when it is listed.
+fn listed(package: &str) -> Option<&'static [&'static str]> {
     // `Text_IO` is the Ada 83 name of `Ada.Text_IO` (RM J.1).
     let package = match package {
         "text_io" => "ada.text_io",
         other => other,
     };
-    match OUTSIDE_SUBPROGRAMS.iter().find(|(p, _)| *p == package) {
-        Some((_, names)) => names.contains(&name),
-        None => true,
-    }
+    OUTSIDE_SUBPROGRAMS
+        .iter()
+        .find(|(p, _)| *p == package)
+        .map(|(_, names)| *names)
+}
+
+/// Whether a `use`d package outside the tree may declare a subprogram so named:
+/// unknown packages may.
+pub fn outside_may_declare(package: &str, name: &str) -> bool {
+    listed(package).is_none_or(|names| names.contains(&name))
+}
+
+/// Whether a `use`d package outside the tree is known to declare a subprogram so
+/// named.
+pub fn outside_declares(package: &str, name: &str) -> bool {
+    listed(package).is_some_and(|names| names.contains(&name))
 }

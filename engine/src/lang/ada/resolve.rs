@@ -711,7 +711,7 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
             }
         }
     }
-    let mut outside_use = None;
+    let mut outside_declarer = None;
     let mut unknown_use = false;
     // A `use`d package outside the tree that may declare this name.
     let mut outside_homonym = false;
@@ -722,7 +722,9 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
             Pkg::InTree(p) => candidates.extend(members(index, p, name)),
             Pkg::Outside(s) => {
                 outside_homonym |= policy::outside_may_declare(&s, name);
-                outside_use = outside_use.or(Some(s));
+                if policy::outside_declares(&s, name) {
+                    outside_declarer = outside_declarer.or(Some(s));
+                }
             }
             Pkg::Unknown => unknown_use = true,
         }
@@ -759,9 +761,11 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     if !candidates.is_empty() {
         return decide(index, call, candidates, family);
     }
-    // Nothing of the tree is visible under this name: a `use`d unit outside the
-    // tree declares it, when the tree declares no subprogram so named at all.
-    match outside_use {
+    // Nothing of the tree is visible under this name: a `use`d language-defined
+    // unit that declares a subprogram so named has it, when the tree declares no
+    // subprogram so named at all (else a type conversion or an object of the
+    // tree, `Amount (X)`, would be taken for the unit's).
+    match outside_declarer {
         Some(pkg) if !unknown_use && !declares_subprogram(index, name) => {
             Decision::Place(Placement::outside(
                 OutsideKind::External,
