@@ -177,7 +177,7 @@ impl<'s> Walker<'s> {
                 self.walk_children(node, Ctx { scope, ..cx }, depth);
             }
             "procedure_call_statement" | "function_call" => self.call(node, cx, depth),
-            "term" => self.term(node, cx, depth),
+            "term" | "factor_not" | "factor_abs" | "factor_power" => self.term(node, cx, depth),
             _ => self.walk_children(node, cx, depth),
         }
     }
@@ -746,27 +746,38 @@ impl<'s> Walker<'s> {
     /// tree declares (a parameterless function, `C : Circle := Unit;`); the
     /// resolver refuses the ones a local object or parameter holds.
     fn term(&mut self, node: Node, cx: Ctx, depth: u32) {
-        let name = node.child_by_field_name("name");
-        let Some(name) = name
-            .filter(|n| matches!(n.kind(), "identifier" | "selected_component") && !has_tick(node))
-        else {
-            return self.walk_children(node, cx, depth);
-        };
-        let last = name_token(name);
-        if last.kind() == "identifier" && self.names.contains(&lower(self.src, last)) {
-            if let Some((token, callee)) = self.callee(name) {
-                let site = CallSite::new(
-                    token,
-                    callee,
-                    crate::lang::node_text(self.src, name).to_string(),
-                );
-                push_call(&mut self.facts, cx.caller, cx.scope, site);
-            }
-        }
-        for child in named_children(node) {
-            if child.id() != name.id() {
+        let mut cursor = node.walk();
+        let kids: Vec<(Node, bool)> = node
+            .children(&mut cursor)
+            .enumerate()
+            .map(|(i, c)| (c, node.field_name_for_child(i as u32) == Some("name")))
+            .collect();
+        for (i, &(child, is_name)) in kids.iter().enumerate() {
+            // `X'Length`: the prefix of an attribute is no call.
+            let attribute_prefix = kids.get(i + 1).is_some_and(|(n, _)| n.kind() == "tick");
+            let plain = matches!(child.kind(), "identifier" | "selected_component");
+            if is_name && plain && !attribute_prefix {
+                self.bare_name(child, cx);
+            } else if child.is_named() && !(plain && is_name) {
                 self.walk(child, cx, depth + 1);
             }
+        }
+    }
+
+    /// One name of a term: a parameterless call when it names a subprogram of the
+    /// tree.
+    fn bare_name(&mut self, name: Node, cx: Ctx) {
+        let last = name_token(name);
+        if last.kind() != "identifier" || !self.names.contains(&lower(self.src, last)) {
+            return;
+        }
+        if let Some((token, callee)) = self.callee(name) {
+            let site = CallSite::new(
+                token,
+                callee,
+                crate::lang::node_text(self.src, name).to_string(),
+            );
+            push_call(&mut self.facts, cx.caller, cx.scope, site);
         }
     }
 }
