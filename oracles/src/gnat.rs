@@ -294,8 +294,12 @@ struct CrossIndex {
     /// A reference's position in the tree → the in-tree entity it names (path, line).
     referenced_at: HashMap<(String, u32, u32), (String, u32)>,
     /// Per file: body spans (start, end, the body's name line).
-    spans: HashMap<String, BTreeSet<((u32, u32), (u32, u32), u32)>>,
+    spans: HashMap<String, BTreeSet<Span>>,
 }
+
+/// A body's span in a file: from its `b` (line, col) to its `t` (line, col), and
+/// the body's name line.
+type Span = ((u32, u32), (u32, u32), u32);
 
 type EntityKey = (String, u32, u32, String);
 

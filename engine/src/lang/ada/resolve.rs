@@ -357,9 +357,11 @@ fn package_path(
         cur = match cur {
             Pkg::InTree(e) => match nested_package(index, e, seg) {
                 Some(n) => follow(index, n, hops + 1),
+                // A nested package has no child units.
+                None if index.decl(e).parent.is_some() => return Pkg::Unknown,
                 None => {
                     // A child unit: `Ahven.Framework` from `ahven`.
-                    let child = format!("{}.{}", unit_name_of(index, e), seg);
+                    let child = format!("{}.{}", unit(index.file(e.file)), seg);
                     match unit_entity(index, &child) {
                         Some(u) if index.decl(u).parent.is_none() && is_package(index.decl(u)) => {
                             follow(index, u, hops + 1)
@@ -377,17 +379,6 @@ fn package_path(
         };
     }
     cur
-}
-
-/// The unit a library-level package declaration is (its file's unit).
-fn unit_name_of(index: &TreeIndex, e: Eid) -> String {
-    let decl = index.decl(e);
-    if decl.parent.is_none() {
-        unit(index.file(e.file)).to_string()
-    } else {
-        // A nested package has no child units.
-        String::from("\u{0}")
-    }
 }
 
 fn first_segment(
