@@ -418,6 +418,7 @@ impl<'s> Walker<'s> {
         };
         if let Some(spec) = spec {
             self.profile(spec, decl, scope);
+            self.default_expressions(spec, cx, depth + 1);
         }
         if node.kind() == "generic_subprogram_declaration" {
             for formals in named_children(node).filter(|c| c.kind() == "generic_formal_part") {
@@ -430,6 +431,19 @@ impl<'s> Walker<'s> {
                     continue;
                 }
                 self.walk(child, inner, depth + 1);
+            }
+        }
+    }
+
+    /// The calls in the parameters' default expressions (`Win : Window :=
+    /// Standard_Window`): they run where the subprogram is declared, so they are
+    /// read in the declaration's region with its caller.
+    fn default_expressions(&mut self, spec: Node, cx: Ctx, depth: u32) {
+        for part in named_children(spec).filter(|c| c.kind() == "formal_part") {
+            for p in named_children(part).filter(|c| c.kind() == "parameter_specification") {
+                for e in named_children(p).filter(|c| c.kind() == "expression") {
+                    self.walk(e, cx, depth + 1);
+                }
             }
         }
     }
