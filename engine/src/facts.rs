@@ -741,6 +741,16 @@ pub enum ImportKind {
         namespace: Vec<String>,
         scope: ScopeIdx,
     },
+    /// Ada `with a.b;` (names lower-cased): the library unit becomes nameable.
+    AdaWith { path: Vec<String> },
+    /// Ada `use a.b;` inside `scope` (names lower-cased); `all_type` for
+    /// `use all type a.T` (the package declaring T is searched, as for `use a`).
+    /// `use type` makes only operators visible, which are no sites: not recorded.
+    AdaUse {
+        path: Vec<String>,
+        scope: ScopeIdx,
+        all_type: bool,
+    },
 }
 
 /// How a call site names what it calls.

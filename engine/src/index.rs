@@ -372,7 +372,8 @@ impl<'a> TreeIndex<'a> {
                         .push(fi);
                 }
             }
-            Language::Java | Language::Go | Language::Rust | Language::Kotlin => {
+            // Ada: the library unit's name (its spec, body and subunits).
+            Language::Java | Language::Go | Language::Rust | Language::Kotlin | Language::Ada => {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
             }

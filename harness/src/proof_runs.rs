@@ -96,6 +96,11 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "mcs",
             version_args: &["--version"],
         }),
+        "ada" => Some(Recipe {
+            tools: &["gnatmake"],
+            version_tool: "gnatmake",
+            version_args: &["--version"],
+        }),
         // TypeScript cases are compiled by the pinned tsc (oracles/tsc), found by
         // path in `build_and_run_typescript`; JavaScript cases only need node.
         "typescript" => Some(Recipe {
@@ -184,6 +189,7 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
         }
         "typescript" => build_and_run_typescript(&tools[0], case, &copy, scratch.path(), bound),
         "kotlin" => build_and_run_kotlin(&tools[0], case, &copy, scratch.path(), bound),
+        "ada" => build_and_run_ada(&tools[0], &copy, scratch.path(), bound),
         "go" => (
             Step::NotNeeded,
             go_run(&tools[0], &copy, scratch.path())
@@ -308,6 +314,41 @@ fn build_and_run_rust(
         Ok(binary) => binary,
         Err(outcome) => return (Step::Failed(outcome.to_string()), Err(not_run())),
     };
+    let ran = match Tool::at("main", &binary) {
+        Ok(program) => program.command(copy).timeout(bound).run(),
+        Err(outcome) => Err(outcome),
+    };
+    (Step::Done, ran)
+}
+
+/// `gnatmake main.adb` (the units it needs found beside it), objects and the
+/// binary in the scratch directory, then the binary.
+fn build_and_run_ada(
+    gnatmake: &Tool,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let objects = scratch.join("obj");
+    if let Err(e) = std::fs::create_dir_all(&objects) {
+        return (
+            Step::Failed(format!("cannot create {}: {e}", objects.display())),
+            Err(not_run()),
+        );
+    }
+    let binary = scratch.join("main");
+    let built = gnatmake
+        .command(copy)
+        .args(["-q", "-gnatws", "-D"])
+        .arg(&objects)
+        .arg("main.adb")
+        .arg("-o")
+        .arg(&binary)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
     let ran = match Tool::at("main", &binary) {
         Ok(program) => program.command(copy).timeout(bound).run(),
         Err(outcome) => Err(outcome),

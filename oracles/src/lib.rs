@@ -4,7 +4,9 @@
 //! Architecture invariant: nothing in this crate or the harness starts a process
 //! except through [`toolchain::Invocation`].
 
+pub mod ali;
 pub mod clang;
+pub mod gnat;
 pub mod gotypes;
 pub mod input;
 pub mod javac;

@@ -12,7 +12,8 @@ For every case (a directory holding expected.json):
     `for` loop: the column is the first token of the iterable);
   - every in_tree target: the file exists and `line` is the line of a declaration's
     name (Python `def`/`class`/`lambda`; Java a type, method or constructor
-    declaration), and that name is the site's name, or for a construction the
+    declaration; Ada a subprogram's `procedure`/`function`/`entry` line), and that
+    name is the site's name (Ada: without case), or for a construction the
     class's `__init__`/constructor, or for a lambda the `lambda` keyword. A target
     declared under another name (an alias, a table slot, a bound method) is
     accepted when the line is a declaration; py_trace.py / java_check.py check
@@ -56,6 +57,9 @@ TS_DECL = [
     re.compile(r"^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*="),
     re.compile(r"^\s*[A-Za-z_$][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\()"),
 ]
+# Ada (names compare without case): a subprogram's declaration, body, renaming or
+# instance (`procedure P`, `function F`, `overriding function F`), an entry.
+ADA_DECL = re.compile(r"^\s*(?:overriding\s+|not\s+overriding\s+)?(?:procedure|function|entry)\s+([A-Za-z]\w*)", re.I)
 # a struct/enum/union: the target of the methods a `#[derive]` on it writes (D20)
 RUST_TYPE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
@@ -124,6 +128,11 @@ def declared_names(lang, text):
                 and "=" not in text.split("(")[0] and (ret or not text.rstrip().endswith(";")):
             names.add(m.group("name"))
         return names
+    if lang == "ada":
+        m = ADA_DECL.match(text)
+        if m:
+            names.add(m.group(1))
+        return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
         for pattern in (GO_FUNC, GO_TYPE, GO_METHOD_SPEC):
@@ -179,7 +188,7 @@ def check_case(path):
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
     entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp",
-             "kotlin": "Main.kt", "csharp": "Main.cs"}.get(lang, "Main.java")
+             "kotlin": "Main.kt", "csharp": "Main.cs", "ada": "main.adb"}.get(lang, "Main.java")
     if lang == "typescript":
         entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
@@ -222,6 +231,10 @@ def check_case(path):
                     and IDENT.match(text[col:col + 1]):
                 # a construction `T x(…)` / `T x;` sits on the variable (clang's debug location)
                 pass
+            elif lang == "ada" and text[col:col + len(name)].lower() == name.lower() \
+                    and not (col > 0 and IDENT.match(text[col - 1:col])) \
+                    and not IDENT.match(text[col + len(name):col + len(name) + 1]):
+                pass  # Ada names compare without case
             elif text[col:col + len(name)] != name or (col > 0 and IDENT.match(text[col - 1:col])) \
                     or IDENT.match(text[col + len(name):col + len(name) + 1]):
                 at = text.find(name)
@@ -242,6 +255,8 @@ def check_case(path):
                 names = declared_names(lang, tl.decode())
                 if not names:
                     problems.append(f"{where}: target {t['file']}:{t['line']} is not a declaration: {tl.decode().strip()!r}")
+                elif lang == "ada" and s["name"].lower() in {n.lower() for n in names}:
+                    pass
                 elif not names & {s["name"], "__init__", "lambda"}:
                     indirect.append(f"{where} -> {t['file']}:{t['line']} declares {sorted(names)}")
     return problems, n, indirect
@@ -264,7 +279,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript", "kotlin", "csharp")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript", "kotlin", "csharp", "ada")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

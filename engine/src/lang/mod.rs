@@ -1,6 +1,7 @@
 //! The language registry. Adding a language touches its own folder and one line in
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
+pub mod ada;
 pub mod c;
 pub mod core;
 pub mod cpp;
@@ -31,6 +32,7 @@ pub enum Language {
     Cpp,
     Kotlin,
     CSharp,
+    Ada,
 }
 
 impl Language {
@@ -46,6 +48,7 @@ impl Language {
         Language::Cpp,
         Language::Kotlin,
         Language::CSharp,
+        Language::Ada,
     ];
 
     pub fn token(self) -> &'static str {
@@ -61,6 +64,7 @@ impl Language {
             Language::Cpp => "cpp",
             Language::Kotlin => "kotlin",
             Language::CSharp => "csharp",
+            Language::Ada => "ada",
         }
     }
 
@@ -85,6 +89,7 @@ impl Language {
             // `.kts` scripts are read like sources; kotlinc compiles them as scripts.
             Language::Kotlin => &["kt", "kts"],
             Language::CSharp => &["cs"],
+            Language::Ada => &["ads", "adb"],
         }
     }
 
@@ -123,6 +128,7 @@ impl Language {
             Language::Cpp => cpp::policy::FAMILIES,
             Language::Kotlin => kotlin::policy::FAMILIES,
             Language::CSharp => csharp::policy::FAMILIES,
+            Language::Ada => ada::policy::FAMILIES,
         }
     }
 
@@ -139,6 +145,7 @@ impl Language {
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
             Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
             Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Language::Ada => tree_sitter_ada::LANGUAGE.into(),
         }
     }
 
@@ -170,6 +177,7 @@ impl Language {
             }
             Language::Kotlin => kotlin::frontend::extract(path, source, tree),
             Language::CSharp => csharp::frontend::extract(path, source, tree),
+            Language::Ada => ada::frontend::extract(path, source, tree, tree_wide),
         }
     }
 
@@ -205,6 +213,9 @@ pub struct TreeWide {
     pub c_blanks: c::preproc::Blanks,
     /// Rust: each package's enabled features, read from its `Cargo.toml` once.
     pub rust_packages: rust::cfg::Packages,
+    /// Ada: the subprogram names the tree declares (a bare name naming one is a
+    /// parameterless call).
+    pub ada_subprograms: ada::names::SubprogramNames,
 }
 
 impl TreeWide {
@@ -247,6 +258,12 @@ impl TreeWide {
             build_files,
             c_macros,
             c_blanks,
+            ada_subprograms: ada::names::SubprogramNames::collect(
+                files
+                    .iter()
+                    .filter(|f| f.language == Language::Ada)
+                    .map(|f| f.bytes.as_slice()),
+            ),
         }
     }
 

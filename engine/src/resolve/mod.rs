@@ -255,6 +255,7 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         Language::Cpp => &crate::lang::cpp::resolve::CPP,
         Language::Kotlin => &crate::lang::kotlin::resolve::KOTLIN,
         Language::CSharp => &crate::lang::csharp::resolve::CSHARP,
+        Language::Ada => &crate::lang::ada::resolve::ADA,
     }
 }
 
