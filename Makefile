@@ -51,7 +51,7 @@ gate: build
 
 ## baseline: re-measure the gated rows and accept them as the new baseline (review the diff).
 ## The gate re-measures exactly the rows the baseline holds.
-GATED ?= proofs-python proofs-java proofs-go proofs-rust proofs-c proofs-cpp proofs-typescript pycg-micro gson ky hiredis
+GATED ?= proofs-python proofs-java proofs-go proofs-rust proofs-c proofs-cpp proofs-typescript proofs-csharp proofs-kotlin proofs-ada pycg-micro gson ky hiredis
 baseline: build
 	$(HARNESS) measure $(foreach c,$(GATED),--corpus $(c)) --out .cache/baseline
 	cp .cache/baseline/measurements.json reports/baseline.json
