@@ -24,7 +24,7 @@ use crate::lang::csharp::types::{
 };
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::overload::Fit;
-use crate::resolve::{Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Rule};
+use crate::resolve::{Cx, Decision, Eval, Hierarchy, LanguageResolver, Placement, Rule, Target};
 
 pub struct CSharpResolver;
 
@@ -1001,7 +1001,49 @@ fn typed_receiver(cx: &Cx, file: u32, call: &Call) -> Decision {
     if !written {
         return Decision::Pass;
     }
-    place_on_receiver(cx, file, call, name, eval::receiver(cx, site, receiver))
+    let recv = eval::receiver(cx, site, receiver);
+    if let Some(d) = color_color_static(cx, file, call, receiver, name, &recv) {
+        return d;
+    }
+    place_on_receiver(cx, file, call, name, recv)
+}
+
+/// C#'s "Color Color" rule (spec §12.8.7.2): in `E.M()`, a simple name `E` that
+/// is a property, field or local whose type is named `E` too may also mean the
+/// type, so a static `M` of that type is the call (KeePass's
+/// `CommandLineArgs.SafeSerialize(…)` on the property `CommandLineArgs`). Only
+/// a static member of the tree answers here; otherwise the value's lookup goes on.
+fn color_color_static(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    receiver: &Receiver,
+    name: &str,
+    recv: &Recv,
+) -> Option<Decision> {
+    let (Receiver::Path(p), Recv::Value(t)) = (receiver, recv) else {
+        return None;
+    };
+    let CsType::Class(c, args) = &t.ty else {
+        return None;
+    };
+    if p.len() != 1 || cx.index.decl(*c).name != p[0] {
+        return None;
+    }
+    let d = place_on_class(
+        cx,
+        file,
+        call,
+        *c,
+        args,
+        name,
+        Family::QualifiedPath,
+        Access::Static,
+    );
+    match &d {
+        Decision::Place(pl) if matches!(pl.target(), Target::InTree(_)) => Some(d),
+        _ => None,
+    }
 }
 
 /// `Type.M()`, `N.Type.M()`, `Type.Field.M()`, `Console.WriteLine()`, `string.Format()`.
