@@ -22,6 +22,9 @@ pub const LANGUAGE_TARGETS: &[(&str, &str, &str)] = &[
     ("typescript", "ts", "typescript"),
     ("tsx", "tsx", "typescript"),
     ("javascript", "js", "typescript"),
+    ("csharp", "cs", "csharp"),
+    ("kotlin", "kt", "kotlin"),
+    ("ada", "adb", "ada"),
 ];
 
 pub fn extension_of(target: &str) -> Option<&'static str> {
