@@ -66,7 +66,12 @@ pub struct BuildFileMeta {
 /// when this returns).
 pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> {
     let found = discover::discover(root, &options.languages, &options.limits)?;
-    let tree_wide = lang::TreeWide::collect(&found.files, &found.build_files, &options.config);
+    let tree_wide = lang::TreeWide::collect(
+        &found.files,
+        &found.build_files,
+        &options.config,
+        &parse::Budget::of(&options.limits),
+    );
     let mut facts = parse::extract_all(&found.files, &tree_wide, &options.limits);
     let mut file_meta: Vec<(String, u64)> = found
         .files

@@ -223,6 +223,7 @@ impl TreeWide {
         files: &[crate::discover::SourceFile],
         build_files: &[crate::discover::BuildFile],
         config: &crate::config::Configuration,
+        budget: &crate::parse::Budget,
     ) -> TreeWide {
         let c_files: Vec<&crate::discover::SourceFile> = files
             .iter()
@@ -263,6 +264,7 @@ impl TreeWide {
                     .iter()
                     .filter(|f| f.language == Language::Ada)
                     .map(|f| f.bytes.as_slice()),
+                budget,
             ),
         }
     }

@@ -1,8 +1,8 @@
 //! The subprogram names the whole tree declares, read before any file's facts: an
 //! Ada call to a parameterless function is written as a bare name (`C : Circle :=
 //! Unit;`), so a name in an expression is a call site only when some subprogram of
-//! the tree is called so. Each Ada file is parsed once more for it (Ada files parse
-//! fast: ncurses' 152 in a fraction of a second).
+//! the tree is called so. Each Ada file is parsed once more for it, within the
+//! parse budget (Ada files parse fast: ncurses' 152 in a fraction of a second).
 
 use std::collections::HashSet;
 
@@ -21,17 +21,19 @@ pub struct SubprogramNames {
 const MAX_DEPTH: u32 = super::frontend::MAX_DEPTH;
 
 impl SubprogramNames {
-    pub fn collect<'a>(sources: impl Iterator<Item = &'a [u8]>) -> SubprogramNames {
+    /// Each file is parsed within the same budget as its own parse (parse.rs): a
+    /// file past it gives no names here, and its own parse is past it too, so the
+    /// file is `parse_budget` (a fuzz finding: 256 KB of garbled Ada took the
+    /// unbounded pre-pass 9 s beside a 9 s main parse).
+    pub fn collect<'a>(
+        sources: impl Iterator<Item = &'a [u8]>,
+        budget: &crate::parse::Budget,
+    ) -> SubprogramNames {
         let mut out = SubprogramNames::default();
-        let mut parser = tree_sitter::Parser::new();
-        if parser
-            .set_language(&tree_sitter_ada::LANGUAGE.into())
-            .is_err()
-        {
-            return out;
-        }
         for source in sources {
-            if let Some(tree) = parser.parse(source, None) {
+            if let crate::parse::Parsed::Tree(tree) =
+                crate::parse::parse_guarded(crate::lang::Language::Ada, source, budget)
+            {
                 out.add_tree(source, tree.root_node());
             }
         }
@@ -84,5 +86,35 @@ impl SubprogramNames {
             self.names
                 .insert(crate::lang::node_text(source, token).to_ascii_lowercase());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::Budget;
+    use std::time::Duration;
+
+    const UNIT: &[u8] =
+        b"package P is\n   procedure Go;\n   function Unit return Integer;\nend P;\n";
+
+    #[test]
+    fn the_names_of_a_file_within_its_budget_are_read() {
+        let budget = Budget {
+            time: Duration::from_secs(10),
+            max_nodes: 1_000_000,
+        };
+        let names = SubprogramNames::collect([UNIT].into_iter(), &budget);
+        assert!(names.contains("go") && names.contains("unit"));
+    }
+
+    #[test]
+    fn a_file_past_the_parse_budget_gives_no_names() {
+        let budget = Budget {
+            time: Duration::from_secs(10),
+            max_nodes: 3,
+        };
+        let names = SubprogramNames::collect([UNIT].into_iter(), &budget);
+        assert!(!names.contains("go") && !names.contains("unit"));
     }
 }
