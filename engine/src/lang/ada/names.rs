@@ -6,6 +6,8 @@
 
 use std::collections::HashSet;
 
+use rayon::prelude::*;
+
 use tree_sitter::Node;
 
 use crate::lang::syntax::named_children;
@@ -29,13 +31,24 @@ impl SubprogramNames {
         sources: impl Iterator<Item = &'a [u8]>,
         budget: &crate::parse::Budget,
     ) -> SubprogramNames {
+        // One file's names per parse, on the worker threads like the main parse;
+        // the union is a set, so the order files finish in does not show.
+        let sources: Vec<&[u8]> = sources.collect();
+        let per_file: Vec<SubprogramNames> = sources
+            .par_iter()
+            .map(|&source| {
+                let mut names = SubprogramNames::default();
+                if let crate::parse::Parsed::Tree(tree) =
+                    crate::parse::parse_guarded(crate::lang::Language::Ada, source, budget)
+                {
+                    names.add_tree(source, tree.root_node());
+                }
+                names
+            })
+            .collect();
         let mut out = SubprogramNames::default();
-        for source in sources {
-            if let crate::parse::Parsed::Tree(tree) =
-                crate::parse::parse_guarded(crate::lang::Language::Ada, source, budget)
-            {
-                out.add_tree(source, tree.root_node());
-            }
+        for names in per_file {
+            out.names.extend(names.names);
         }
         out
     }
