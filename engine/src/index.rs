@@ -54,6 +54,9 @@ pub struct TreeIndex<'a> {
     /// C#: type declarations by full name (`N.Outer.Inner`, `` N.List`1 `` with a
     /// type parameter count): every part of a partial type under one name.
     csharp_types: HashMap<String, Vec<Eid>>,
+    /// C#: each type declaration's key in `csharp_types`, so the resolver finds a
+    /// type's parts without rebuilding its full name at every lookup.
+    csharp_key: HashMap<Eid, String>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -80,6 +83,7 @@ impl<'a> TreeIndex<'a> {
             c_owner: HashMap::default(),
             c_aliases: HashMap::default(),
             csharp_types: HashMap::default(),
+            csharp_key: HashMap::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -151,7 +155,8 @@ impl<'a> TreeIndex<'a> {
                 }
                 if file.language == Language::CSharp && decl.kind.is_type() {
                     let key = csharp_type_name(file, di as DeclIdx);
-                    index.csharp_types.entry(key).or_default().push(eid);
+                    index.csharp_types.entry(key.clone()).or_default().push(eid);
+                    index.csharp_key.insert(eid, key);
                 }
             }
             index.top_level.push(top);
@@ -485,6 +490,12 @@ impl<'a> TreeIndex<'a> {
     /// in tree order; the first is the type's canonical declaration.
     pub fn csharp_type(&self, key: &str) -> &[Eid] {
         self.csharp_types.get(key).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// C#: the parts of the type this declaration is (see [`csharp_type_name`]);
+    /// `None` when it is not a C# type declaration of the tree.
+    pub fn csharp_parts(&self, ty: Eid) -> Option<&[Eid]> {
+        self.csharp_key.get(&ty).map(|key| self.csharp_type(key))
     }
 
     /// Members declared directly on a type (not its bases).

@@ -77,17 +77,24 @@ pub enum Named {
 
 /// The parts of a type declaration (the type itself when it is not partial).
 pub fn parts(index: &TreeIndex, ty: Eid) -> Vec<Eid> {
-    let key = csharp_type_name(index.file(ty.file), ty.decl);
-    match index.csharp_type(&key) {
+    match parts_of(index, ty) {
         [] => vec![ty],
         found => found.to_vec(),
     }
 }
 
+/// The parts registered under a type's full name: the index's precomputed key for
+/// a type declaration, else the name built from the declaration.
+fn parts_of<'a>(index: &'a TreeIndex, ty: Eid) -> &'a [Eid] {
+    match index.csharp_parts(ty) {
+        Some(found) => found,
+        None => index.csharp_type(&csharp_type_name(index.file(ty.file), ty.decl)),
+    }
+}
+
 /// The part that stands for a type: the first in tree order.
 pub fn canonical(index: &TreeIndex, ty: Eid) -> Eid {
-    let key = csharp_type_name(index.file(ty.file), ty.decl);
-    index.csharp_type(&key).first().copied().unwrap_or(ty)
+    parts_of(index, ty).first().copied().unwrap_or(ty)
 }
 
 /// The namespace a declaration is written in (its top-level type's).
