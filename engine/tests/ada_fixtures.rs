@@ -19,7 +19,7 @@ const LANGUAGE: Language = Language::Ada;
 mod slash_fixtures;
 use slash_fixtures::*;
 
-fixtures!(visibility, renamings_generics, not_calls);
+fixtures!(visibility, renamings_generics, not_calls, use_through_use);
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.
 #[test]

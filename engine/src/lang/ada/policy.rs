@@ -139,6 +139,22 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
         ],
     ),
     ("ada.numerics", &[]),
+    // RM G.1.1: the instance `Ada.Numerics.Complex_Types` of
+    // `Generic_Complex_Types` (its operators are no sites).
+    (
+        "ada.numerics.complex_types",
+        &[
+            "re",
+            "im",
+            "set_re",
+            "set_im",
+            "compose_from_cartesian",
+            "modulus",
+            "argument",
+            "compose_from_polar",
+            "conjugate",
+        ],
+    ),
     (
         "ada.numerics.float_random",
         &["random", "reset", "save", "image", "value"],
@@ -146,6 +162,33 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
     (
         "ada.numerics.discrete_random",
         &["random", "reset", "save", "image", "value"],
+    ),
+    // RM 13.13.1: the stream type's primitives (GNAT's spec adds the `_SEA`
+    // variants; listed, so a tree's homonym is refused rather than taken).
+    ("ada.streams", &["read", "write", "read_sea", "write_sea"]),
+    // RM A.12.1.
+    (
+        "ada.streams.stream_io",
+        &[
+            "create",
+            "open",
+            "close",
+            "delete",
+            "reset",
+            "mode",
+            "name",
+            "form",
+            "is_open",
+            "end_of_file",
+            "stream",
+            "read",
+            "write",
+            "set_index",
+            "index",
+            "size",
+            "set_mode",
+            "flush",
+        ],
     ),
     ("ada.strings", &[]),
     (
@@ -208,6 +251,8 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
             "to_ranges",
         ],
     ),
+    // RM A.4.6: constants only.
+    ("ada.strings.maps.constants", &[]),
     (
         "ada.strings.unbounded",
         &[

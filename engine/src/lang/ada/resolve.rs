@@ -221,7 +221,13 @@ fn follow(index: &TreeIndex, eid: Eid, hops: u32) -> Pkg {
             return Pkg::Unknown;
         };
         let scope = decl.scope;
-        return match package_path(index, eid.file, scope, &target.path, false, hops + 1) {
+        let mut target_pkg = package_path(index, eid.file, scope, &target.path, false, hops + 1);
+        if matches!(target_pkg, Pkg::Unknown) && hops <= 2 {
+            // `package PUD is new Panels.User_Data (…)` where a `use` clause makes
+            // `Panels` visible.
+            target_pkg = package_path(index, eid.file, scope, &target.path, true, hops + 1);
+        }
+        return match target_pkg {
             Pkg::InTree(e) => follow(index, e, hops + 1),
             other => other,
         };
@@ -424,7 +430,7 @@ fn first_segment(
         });
     }
     if with_uses {
-        for pkg in used_packages(index, fi, scope) {
+        for pkg in used_packages_within(index, fi, scope, hops + 1) {
             if let Pkg::InTree(p) = pkg {
                 if let Some(n) = nested_package(index, p, name) {
                     return Some(follow(index, n, hops + 1));
@@ -494,6 +500,13 @@ fn withed_root(index: &TreeIndex, fi: u32, name: &str) -> bool {
 /// The packages the `use` clauses around a scope name (and the file's spec's and
 /// parent body's file-level ones).
 fn used_packages(index: &TreeIndex, fi: u32, scope: ScopeIdx) -> Vec<Pkg> {
+    used_packages_within(index, fi, scope, 0)
+}
+
+/// [`used_packages`] `hops` resolutions deep: only the first level reads a used
+/// package's name through the other `use` clauses, so the work stays the square
+/// of a context's `use` clauses at most.
+fn used_packages_within(index: &TreeIndex, fi: u32, scope: ScopeIdx, hops: u32) -> Vec<Pkg> {
     let file = index.file(fi);
     let chain = scope_chain(file, scope);
     let mut out = Vec::new();
@@ -527,7 +540,9 @@ fn used_packages(index: &TreeIndex, fi: u32, scope: ScopeIdx) -> Vec<Pkg> {
                 out.push(Pkg::Unknown);
                 continue;
             }
-            out.push(package_path(index, cf, *at, pkg_path, false, 0));
+            // `use Int_IO;` after `use Util;` that declares it: a package the
+            // other `use` clauses make visible, one level deep.
+            out.push(package_path(index, cf, *at, pkg_path, hops == 0, hops + 1));
         }
     }
     out
