@@ -185,6 +185,35 @@ fn names_entities(src: &[u8], pragma: Node) -> bool {
         .is_some_and(|name| ENTITY_PRAGMAS.contains(&lower(src, name).as_str()))
 }
 
+/// The class of a full type declaration's definition, by the definition's node
+/// kind, as the declaration tag the resolver reads to know which literals a value
+/// of the type can never be (`type_class:record` takes none,
+/// `type_class:enumeration` no string or numeric literal). Derived types,
+/// subtypes and private types get none: their class is another declaration's.
+const TYPE_CLASSES: &[(&str, &[&str])] = &[
+    ("record_type_definition", &["type_class:record"]),
+    ("interface_type_definition", &["type_class:record"]),
+    ("access_to_object_definition", &["type_class:access"]),
+    ("access_to_subprogram_definition", &["type_class:access"]),
+    ("signed_integer_type_definition", &["type_class:integer"]),
+    ("modular_type_definition", &["type_class:integer"]),
+    ("floating_point_definition", &["type_class:real"]),
+    ("ordinary_fixed_point_definition", &["type_class:real"]),
+    ("decimal_fixed_point_definition", &["type_class:real"]),
+    ("enumeration_type_definition", &["type_class:enumeration"]),
+    ("array_type_definition", &["type_class:array"]),
+];
+
+/// The [`TYPE_CLASSES`] tag of a type declaration (none but for full ones).
+fn type_class(node: Node) -> &'static [&'static str] {
+    if node.kind() != "full_type_declaration" {
+        return &[];
+    }
+    named_children(node)
+        .find_map(|c| TYPE_CLASSES.iter().find(|(k, _)| *k == c.kind()))
+        .map_or(&[], |(_, tag)| *tag)
+}
+
 /// Whether a `name` node holds a tick (`Float'Image`, `X'Access`): an attribute.
 fn has_tick(node: Node) -> bool {
     children(node).any(|c| c.kind() == "tick")
@@ -626,13 +655,8 @@ impl<'s> Walker<'s> {
             .and_then(|d| d.child_by_field_name("subtype_mark"))
             .and_then(|t| dotted(self.src, t));
         let body = matches!(node.kind(), "protected_body" | "task_body");
-        let decl = self.declare(
-            name,
-            DeclKind::Record,
-            cx,
-            node,
-            if body { &["body"] } else { &[] },
-        );
+        let tags: &[&str] = if body { &["body"] } else { type_class(node) };
+        let decl = self.declare(name, DeclKind::Record, cx, node, tags);
         if let (Some(parent), Some(package)) = (parent, cx.parent) {
             if self.facts.decls[package as usize].kind == DeclKind::Class {
                 let field = crate::facts::Field {

@@ -1,5 +1,6 @@
 //! Ada policy: the families the resolver places with, in rule order.
 
+use crate::facts::LiteralType;
 use crate::resolve::family::Family;
 
 /// The families the Ada resolver may place with.
@@ -382,4 +383,52 @@ pub fn outside_may_declare(package: &str, name: &str) -> bool {
 /// named.
 pub fn outside_declares(package: &str, name: &str) -> bool {
     listed(package).is_some_and(|names| names.contains(&name))
+}
+
+/// The literals a value of each class of type (the frontend's `type_class:` tags)
+/// can never be (RM 2.4, 2.5, 2.6, 4.2): a string literal is a value of a
+/// one-dimensional array of a character type only, a character literal of an
+/// enumeration type only, a numeric literal of a numeric type only.
+pub const TYPE_CLASS_REFUSES: &[(&str, &[LiteralType])] = &[
+    (
+        "type_class:record",
+        &[LiteralType::Str, LiteralType::Char, LiteralType::Int],
+    ),
+    (
+        "type_class:access",
+        &[LiteralType::Str, LiteralType::Char, LiteralType::Int],
+    ),
+    ("type_class:integer", &[LiteralType::Str, LiteralType::Char]),
+    ("type_class:real", &[LiteralType::Str, LiteralType::Char]),
+    (
+        "type_class:enumeration",
+        &[LiteralType::Str, LiteralType::Int],
+    ),
+    ("type_class:array", &[LiteralType::Char, LiteralType::Int]),
+];
+
+/// The same for the types of package `Standard` (lower-cased), when the tree
+/// declares no type so named.
+pub fn standard_refuses(name: &str, literal: LiteralType) -> bool {
+    let refused: &[LiteralType] = match name {
+        "string" | "wide_string" | "wide_wide_string" => &[LiteralType::Char, LiteralType::Int],
+        "character" | "wide_character" | "wide_wide_character" => {
+            &[LiteralType::Str, LiteralType::Int]
+        }
+        "integer"
+        | "natural"
+        | "positive"
+        | "short_integer"
+        | "short_short_integer"
+        | "long_integer"
+        | "long_long_integer"
+        | "float"
+        | "short_float"
+        | "long_float"
+        | "long_long_float"
+        | "duration" => &[LiteralType::Str, LiteralType::Char],
+        "boolean" => &[LiteralType::Str, LiteralType::Char, LiteralType::Int],
+        _ => &[],
+    };
+    refused.contains(&literal)
 }

@@ -19,7 +19,8 @@
 //! operation or a component: the engine does not read types, so it abstains.
 
 use crate::facts::{
-    BindingValue, Call, Callee, Decl, DeclKind, FileFacts, ImportKind, Receiver, ScopeIdx, ValueRef,
+    ArgShape, BindingValue, Call, Callee, Decl, DeclKind, FileFacts, ImportKind, LiteralType,
+    Receiver, ScopeIdx, TypeRef, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::ada::frontend::tagged;
@@ -672,6 +673,11 @@ fn decide(index: &TreeIndex, call: &Call, candidates: Vec<Eid>, family: Family) 
             None => entities.push(e),
         }
     }
+    if entities.len() > 1 {
+        // Overloads a literal argument tells apart (`Add (Ch => ' ')` with `Ch :
+        // Character` against `Ch : Attributed_Character`, a record).
+        entities.retain(|&e| !literal_cannot_pass(index, e, call));
+    }
     match entities.as_slice() {
         [] => Decision::Refuse(Reason::Ambiguous),
         [one] => {
@@ -684,6 +690,67 @@ fn decide(index: &TreeIndex, call: &Call, candidates: Vec<Eid>, family: Family) 
             None => Decision::Refuse(Reason::Ambiguous),
         },
     }
+}
+
+/// Whether some literal argument of the call can never be a value of the
+/// parameter it is passed to (by position or by name): only what the RM makes
+/// certain counts (a string literal is no record, access, scalar or Character
+/// value); a type the engine cannot class keeps the candidate.
+fn literal_cannot_pass(index: &TreeIndex, callee: Eid, call: &Call) -> bool {
+    let decl = index.decl(callee);
+    let positional = call.args.iter().zip(&decl.params);
+    let named = call
+        .keywords
+        .iter()
+        .filter_map(|(name, arg)| Some((arg, decl.params.iter().find(|p| &p.name == name)?)));
+    positional
+        .chain(named)
+        .any(|(arg, param)| match (arg, &param.ty) {
+            (ArgShape::Literal(literal), Some(ty)) => type_refuses(index, callee, ty, *literal),
+            _ => false,
+        })
+}
+
+/// Whether a literal of this kind is never a value of the parameter type `ty`
+/// written in `callee`'s declaration. The type is read where the name means it
+/// for certain: a type the enclosing packages of the callee declare (the
+/// innermost hides what a `use` shows), else one of `Standard`'s that no type
+/// of the tree is named like.
+fn type_refuses(index: &TreeIndex, callee: Eid, ty: &TypeRef, literal: LiteralType) -> bool {
+    let [name] = ty.path.as_slice() else {
+        return false;
+    };
+    let mut cur = index.decl(callee).parent;
+    let mut guard = 0;
+    while let Some(d) = cur {
+        let pkg = Eid {
+            file: callee.file,
+            decl: d,
+        };
+        let types: Vec<&Decl> = index
+            .members(pkg, name)
+            .iter()
+            .map(|&m| index.decl(m))
+            .filter(|m| m.kind == DeclKind::Record)
+            .collect();
+        if !types.is_empty() {
+            return types.iter().all(|t| {
+                policy::TYPE_CLASS_REFUSES
+                    .iter()
+                    .any(|(tag, refused)| tagged(t, tag) && refused.contains(&literal))
+            });
+        }
+        cur = index.decl(pkg).parent;
+        guard += 1;
+        if guard > MAX_HOPS * 8 {
+            return false;
+        }
+    }
+    let tree_has_type = index.by_name(name).iter().any(|&e| {
+        index.file(e.file).language == crate::lang::Language::Ada
+            && index.decl(e).kind == DeclKind::Record
+    });
+    !tree_has_type && policy::standard_refuses(name, literal)
 }
 
 /// `F (…)`, `F;` and a bare `F` in an expression.
