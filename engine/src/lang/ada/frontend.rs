@@ -655,7 +655,13 @@ impl<'s> Walker<'s> {
             .and_then(|d| d.child_by_field_name("subtype_mark"))
             .and_then(|t| dotted(self.src, t));
         let body = matches!(node.kind(), "protected_body" | "task_body");
-        let tags: &[&str] = if body { &["body"] } else { type_class(node) };
+        let tags: &[&str] = if body {
+            &["body"]
+        } else if self.is_array_of_composites(node, cx) {
+            &["type_class:composite_array"]
+        } else {
+            type_class(node)
+        };
         let decl = self.declare(name, DeclKind::Record, cx, node, tags);
         if let (Some(parent), Some(package)) = (parent, cx.parent) {
             if self.facts.decls[package as usize].kind == DeclKind::Class {
@@ -681,6 +687,27 @@ impl<'s> Walker<'s> {
                 self.walk(child, inner, depth + 1);
             }
         }
+    }
+
+    /// Whether a full type declaration is an array whose component type is a
+    /// record or access type declared before it in the same region (`type
+    /// Attributed_String is array (…) of Attributed_Character`): no string
+    /// literal is its value, as its component is no character type.
+    fn is_array_of_composites(&self, node: Node, cx: Ctx) -> bool {
+        let Some(component) = named_children(node)
+            .find(|c| c.kind() == "array_type_definition")
+            .and_then(|a| named_children(a).find(|c| c.kind() == "component_definition"))
+            .and_then(|c| named_children(c).find(|n| n.kind() == "identifier"))
+        else {
+            return false;
+        };
+        let name = lower(self.src, component);
+        self.facts.decls.iter().any(|d| {
+            d.parent == cx.parent
+                && d.kind == DeclKind::Record
+                && d.name == name
+                && (tagged(d, "type_class:record") || tagged(d, "type_class:access"))
+        })
     }
 
     /// `X, Y : T := E;`: each name is an object (never a call's target); the

@@ -405,6 +405,10 @@ pub const TYPE_CLASS_REFUSES: &[(&str, &[LiteralType])] = &[
         &[LiteralType::Str, LiteralType::Int],
     ),
     ("type_class:array", &[LiteralType::Char, LiteralType::Int]),
+    (
+        "type_class:composite_array",
+        &[LiteralType::Str, LiteralType::Char, LiteralType::Int],
+    ),
 ];
 
 /// The same for the types of package `Standard` (lower-cased), when the tree
