@@ -168,9 +168,42 @@ impl LanguageResolver for TsResolver {
             .collect();
         match fits.as_slice() {
             [one] => Some(*one),
+            // Several fit the count and the first signature asks a primitive where
+            // the argument is no literal of it (`new Tuple(x)` against `(length:
+            // number)` then `(...items)`): tsc takes the first whose types the
+            // arguments satisfy, which the engine cannot read: left unnamed.
+            [_, _, ..] if primitive_unproven(cx.index.decl(signatures[0]), call) => None,
             _ => signatures.first().copied(),
         }
     }
+}
+
+/// Whether some argument goes to a parameter written as a primitive type
+/// (`number`, `string`, `boolean`, `bigint`) without being a literal of it: the
+/// engine cannot tell whether the argument satisfies it.
+fn primitive_unproven(decl: &crate::facts::Decl, call: &Call) -> bool {
+    use crate::facts::{ArgShape, LiteralType};
+    call.args.iter().zip(&decl.params).any(|(arg, param)| {
+        let Some(ty) = &param.ty else {
+            return false;
+        };
+        let ([written], false, true) = (ty.path.as_slice(), ty.array, ty.args.is_empty()) else {
+            return false;
+        };
+        let proven = match (written.as_str(), arg) {
+            ("string", ArgShape::Literal(LiteralType::Str)) => true,
+            (
+                "number",
+                ArgShape::Literal(
+                    LiteralType::Int | LiteralType::Double | LiteralType::Float | LiteralType::Long,
+                ),
+            ) => true,
+            ("boolean", ArgShape::Literal(LiteralType::Bool)) => true,
+            ("string" | "number" | "boolean" | "bigint", _) => false,
+            _ => true,
+        };
+        !proven
+    })
 }
 
 /// A literal argument whose type a parameter's written primitive type excludes
