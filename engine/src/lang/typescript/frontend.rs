@@ -443,7 +443,7 @@ impl<'s> Extractor<'s> {
             "subscript_expression" => {
                 let base = node.child_by_field_name("object").map(|o| self.walk(o, d));
                 let index = node.child_by_field_name("index");
-                let key = index.and_then(|i| self.literal_key(i));
+                let key = index.and_then(|i| self.index_key(i));
                 if let Some(i) = index {
                     if key.is_none() {
                         self.walk(i, d);
@@ -1608,6 +1608,15 @@ impl<'s> Extractor<'s> {
         Shape::Dict(entries)
     }
 
+    /// The key a subscript's index writes: a string or number literal. An
+    /// identifier there is a variable (`items[i]`), never the key `"i"`.
+    fn index_key(&self, node: Node) -> Option<Key> {
+        match node.kind() {
+            "identifier" => None,
+            _ => self.literal_key(node),
+        }
+    }
+
     fn literal_key(&self, node: Node) -> Option<Key> {
         match node.kind() {
             "property_identifier" | "identifier" | "private_property_identifier" => {
@@ -1939,7 +1948,7 @@ impl<'s> Extractor<'s> {
             "subscript_expression" => {
                 let object = function.child_by_field_name("object");
                 let index = function.child_by_field_name("index");
-                let key = index.and_then(|i| self.literal_key(i));
+                let key = index.and_then(|i| self.index_key(i));
                 let receiver = object
                     .map(|o| self.walk(o, d).receiver())
                     .unwrap_or(Receiver::Unknown);
