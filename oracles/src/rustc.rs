@@ -43,6 +43,11 @@ pub const LOCKS: &[(&str, &str)] = &[
         include_str!("../rust/clap_builder/Cargo.lock"),
     ),
     ("regex", include_str!("../rust/regex/Cargo.lock")),
+    ("bytes", include_str!("../rust/bytes/Cargo.lock")),
+    (
+        "serde_derive",
+        include_str!("../rust/serde_derive/Cargo.lock"),
+    ),
 ];
 
 const TOOL: &str = "rustc";

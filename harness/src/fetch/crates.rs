@@ -107,11 +107,13 @@ fn download(corpus: &CorpusEntry, cache_dir: &Path, bound: Duration) -> Result<P
 }
 
 /// A manifest whose one dependency is the pinned crate, so `cargo fetch` downloads
-/// exactly that version (and what it depends on, which is not used).
+/// exactly that version (and what it depends on, which is not used). Its empty
+/// `[workspace]` makes it a workspace of its own: the cache may lie inside a checkout
+/// of this project, whose Cargo.toml is a workspace that would otherwise claim it.
 pub fn throwaway_manifest(package: &str, version: &str) -> String {
     format!(
         "[package]\nname = \"callgraph-corpus-fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-         publish = false\n\n[dependencies]\n{package} = \"={version}\"\n"
+         publish = false\n\n[dependencies]\n{package} = \"={version}\"\n\n[workspace]\n"
     )
 }
 
@@ -210,6 +212,35 @@ mod tests {
             manifest.contains("\n[dependencies]\npkg = \"=1.0.0\"\n"),
             "{manifest}"
         );
+    }
+
+    /// The cache inside a checkout of the project (the shared cache is one): cargo
+    /// refused the throwaway package as a stray member of the enclosing workspace.
+    #[test]
+    fn the_throwaway_manifest_is_not_claimed_by_an_enclosing_workspace() {
+        let outer = tempfile::tempdir().unwrap();
+        std::fs::write(
+            outer.path().join("Cargo.toml"),
+            "[workspace]\nmembers = []\n",
+        )
+        .unwrap();
+        let inner = outer.path().join("cache/downloads/crates/pkg_1.0.0/work");
+        std::fs::create_dir_all(inner.join("src")).unwrap();
+        std::fs::write(inner.join("src/lib.rs"), "").unwrap();
+        std::fs::write(inner.join("Cargo.toml"), throwaway_manifest("pkg", "1.0.0")).unwrap();
+        let cargo = Tool::locate("cargo").unwrap();
+        let read = cargo
+            .command(&inner)
+            .args([
+                "metadata",
+                "--offline",
+                "--no-deps",
+                "--format-version",
+                "1",
+            ])
+            .timeout(Duration::from_secs(60))
+            .run();
+        assert!(read.is_ok(), "{:?}", read.err().map(|e| e.to_string()));
     }
 
     #[test]
