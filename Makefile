@@ -5,8 +5,9 @@ TARGET := target/$(PROFILE)
 CARGO_PROFILE_FLAG := $(if $(filter release,$(PROFILE)),--release,)
 HARNESS := $(TARGET)/harness
 CALLGRAPH := $(TARGET)/callgraph
+FUZZ := $(TARGET)/fuzz
 
-.PHONY: setup tsc-oracle build measure test proofs gate bench fetch corpora lint clean
+.PHONY: setup tsc-oracle build measure test proofs gate bench fetch corpora lint clean fuzz
 
 ## setup: the toolchains the proofs need (python3, a JDK, node); deb-src for corpora;
 ## the pinned TypeScript checker of the tsc oracle (`npm ci` in oracles/tsc).
@@ -26,11 +27,21 @@ MEASURE_ARGS ?=
 measure: build
 	$(HARNESS) measure $(MEASURE_ARGS) --out reports
 
-## test: unit and fixture tests, the proofs built and run, the gate against the baseline.
+## test: unit and fixture tests, the proofs built and run, the gate against the baseline,
+## and every fuzz target for a few seconds (a crash, a run past the budget or a
+## difference between one and two threads fails it).
 test: build
 	$(CARGO) test --workspace $(CARGO_PROFILE_FLAG)
 	$(HARNESS) proofs
 	$(HARNESS) gate --baseline reports/baseline.json
+	$(FUZZ) --seconds 3 --work $(TARGET)/fuzz-test
+
+## fuzz: every fuzz target (each frontend, the report and truth readers) for
+## FUZZ_SECONDS seconds each; findings under $(TARGET)/fuzz-work/findings (reports/RELIABILITY.md).
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
+fuzz: build
+	$(FUZZ) --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --work $(TARGET)/fuzz-work --stats $(TARGET)/fuzz-work/stats.jsonl
 
 proofs: build
 	$(HARNESS) proofs
@@ -40,7 +51,7 @@ gate: build
 
 ## baseline: re-measure the gated rows and accept them as the new baseline (review the diff).
 ## The gate re-measures exactly the rows the baseline holds.
-GATED ?= proofs-python proofs-java proofs-go proofs-rust proofs-c proofs-cpp proofs-typescript pycg-micro gson ky hiredis
+GATED ?= proofs-python proofs-java proofs-go proofs-rust proofs-c proofs-cpp proofs-typescript proofs-csharp proofs-kotlin proofs-ada pycg-micro gson ky hiredis
 baseline: build
 	$(HARNESS) measure $(foreach c,$(GATED),--corpus $(c)) --out .cache/baseline
 	cp .cache/baseline/measurements.json reports/baseline.json

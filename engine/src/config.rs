@@ -62,12 +62,45 @@ pub struct GoConfig {
     pub tags: Vec<String>,
 }
 
-/// The C/C++ preprocessor's command-line macros (`-D`), in order. The predefined
-/// macros of the compiler (`__linux__`, `__x86_64__`, `__GNUC__`, `__cplusplus`
-/// per language) are the C frontend's own.
+/// What the C/C++ preprocessor is given: the command-line macros (`-D`) of every
+/// unit, in order, the language standards, C++'s exceptions and RTTI, and what
+/// single units are given beyond the rest. The compiler's predefined macros
+/// (`__linux__`, `__x86_64__`, `__GNUC__`, `__cplusplus` per standard) are the C
+/// frontend's own (`lang/c/clang14.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CConfig {
     pub defines: Vec<Define>,
+    /// `-std=` of the C units (clang 14's default `gnu17`).
+    pub c_std: String,
+    /// `-std=` of the C++ units (clang 14's default `gnu++14`).
+    pub cpp_std: String,
+    /// C++ `-fexceptions` (on) or `-fno-exceptions`.
+    pub cpp_exceptions: bool,
+    /// C++ `-frtti` (on) or `-fno-rtti`.
+    pub cpp_rtti: bool,
+    /// A unit's own `-D`/`-U`, after `defines`, by root-relative path.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub units: std::collections::BTreeMap<String, Vec<UnitMacro>>,
+    /// Macros some units define and others do not (beyond `units`): unknown in
+    /// every unit, so a conditional on one keeps its branches.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub varying: Vec<String>,
+}
+
+/// One unit's own `-DNAME[=VALUE]` or `-UNAME`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnitMacro {
+    Define(Define),
+    Undefine(String),
+}
+
+impl Serialize for UnitMacro {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            UnitMacro::Define(d) => s.serialize_str(&format!("-D{}={}", d.name, d.value)),
+            UnitMacro::Undefine(n) => s.serialize_str(&format!("-U{n}")),
+        }
+    }
 }
 
 /// `-D NAME` (value `1`) or `-D NAME=VALUE`.
@@ -127,6 +160,12 @@ impl Default for Configuration {
             },
             c: CConfig {
                 defines: Vec::new(),
+                c_std: "gnu17".to_string(),
+                cpp_std: "gnu++14".to_string(),
+                cpp_exceptions: true,
+                cpp_rtti: true,
+                units: Default::default(),
+                varying: Vec::new(),
             },
             python: PythonConfig {
                 version: PythonVersion {
@@ -185,6 +224,51 @@ impl Define {
             name: name.to_string(),
             value: value.to_string(),
         })
+    }
+}
+
+impl CConfig {
+    /// Sets the standard `-std=NAME` names: C's or C++'s, by its name (`c11`,
+    /// `gnu++17`); clang 14's names and aliases.
+    pub fn set_std(&mut self, name: &str) -> Result<(), EngineError> {
+        let mode = crate::lang::c::clang14::Mode::named(name).ok_or_else(|| {
+            EngineError::InvalidArgument(format!(
+                "--std {name:?}: not a language standard clang 14 knows (c99, c11, gnu17, c++11, gnu++17, …)"
+            ))
+        })?;
+        if mode.cpp() {
+            self.cpp_std = mode.name().to_string();
+        } else {
+            self.c_std = mode.name().to_string();
+        }
+        Ok(())
+    }
+}
+
+impl UnitMacro {
+    /// Reads `PATH:-DNAME[=VALUE]` or `PATH:-UNAME`: the unit and its macro.
+    pub fn parse(text: &str) -> Result<(String, UnitMacro), EngineError> {
+        let bad = || {
+            EngineError::InvalidArgument(format!(
+                "--unit-macro {text:?}: expected PATH:-DNAME[=VALUE] or PATH:-UNAME"
+            ))
+        };
+        let (path, flag) = text.split_once(":-").ok_or_else(bad)?;
+        if path.is_empty() {
+            return Err(bad());
+        }
+        let m = if let Some(d) = flag.strip_prefix('D') {
+            UnitMacro::Define(Define::parse(d).map_err(|_| bad())?)
+        } else if let Some(u) = flag.strip_prefix('U') {
+            let name = Define::parse(u).map_err(|_| bad())?;
+            if u.contains('=') {
+                return Err(bad());
+            }
+            UnitMacro::Undefine(name.name)
+        } else {
+            return Err(bad());
+        };
+        Ok((path.to_string(), m))
     }
 }
 
@@ -267,6 +351,32 @@ mod tests {
         assert_eq!(Define::parse("X=2").unwrap().value, "2");
         assert!(Define::parse("1X").is_err());
         assert!(Define::parse("=3").is_err());
+    }
+
+    #[test]
+    fn standards_and_unit_macros() {
+        let mut c = Configuration::default().c;
+        c.set_std("c++1z").unwrap();
+        c.set_std("c99").unwrap();
+        assert_eq!((c.c_std.as_str(), c.cpp_std.as_str()), ("c99", "c++17"));
+        assert!(c.set_std("c++42").is_err());
+        assert_eq!(
+            UnitMacro::parse("db/a.cc:-DX=2").unwrap(),
+            (
+                "db/a.cc".to_string(),
+                UnitMacro::Define(Define {
+                    name: "X".into(),
+                    value: "2".into()
+                })
+            )
+        );
+        assert_eq!(
+            UnitMacro::parse("a.c:-UY").unwrap().1,
+            UnitMacro::Undefine("Y".into())
+        );
+        for bad in ["a.c:-XY", ":-DX", "a.c-DX", "a.c:-UY=1"] {
+            assert!(UnitMacro::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

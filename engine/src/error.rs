@@ -12,6 +12,8 @@ pub enum EngineError {
         actual: u64,
         limit: u64,
     },
+    #[error("workload_too_large: the report is past its bound of {limit} bytes (--max-report-ratio times the input, plus 1 MiB)")]
+    ReportTooLarge { limit: u64 },
     #[error("invalid_argument: {0}")]
     InvalidArgument(String),
     #[error("io_error: {path}: {source}")]
@@ -26,7 +28,9 @@ impl EngineError {
     pub fn code(&self) -> &'static str {
         match self {
             EngineError::InvalidRoot { .. } => "invalid_root",
-            EngineError::WorkloadTooLarge { .. } => "workload_too_large",
+            EngineError::WorkloadTooLarge { .. } | EngineError::ReportTooLarge { .. } => {
+                "workload_too_large"
+            }
             EngineError::InvalidArgument(_) => "invalid_argument",
             EngineError::Io { .. } => "io_error",
         }
@@ -36,7 +40,9 @@ impl EngineError {
     pub fn exit_code(&self) -> i32 {
         match self {
             EngineError::InvalidRoot { .. } | EngineError::InvalidArgument(_) => 2,
-            EngineError::WorkloadTooLarge { .. } | EngineError::Io { .. } => 3,
+            EngineError::WorkloadTooLarge { .. }
+            | EngineError::ReportTooLarge { .. }
+            | EngineError::Io { .. } => 3,
         }
     }
 }

@@ -22,7 +22,8 @@ pub struct FileFacts {
     /// package-relative name first, then the root-relative one when different);
     /// Java: the package (`org.jsoup.nodes`, empty for the default package).
     /// Go: the package's key (its import path, `_test` appended for an external
-    /// test package) then the file's directory.
+    /// test package) then the file's directory. C#: every namespace the file
+    /// declares (dotted, `N.M`), each once, in source order.
     pub module: Vec<String>,
     /// True for a Python package's `__init__.py`.
     pub is_package_init: bool,
@@ -52,6 +53,9 @@ pub struct FileFacts {
     /// file-name suffixes): it is reported in `skipped` as `build_excluded` and none
     /// of its declarations competes with the ones built.
     pub build_excluded: bool,
+    /// The parse ran past its budget (time or tree size): the file is reported in
+    /// `skipped` as `parse_budget` and declares nothing.
+    pub over_parse_budget: bool,
     /// TypeScript/JavaScript: every module specifier the file writes (import and
     /// export declarations, `require`, `import()`), with how it loads it and, filled
     /// after extraction by the file's project (lang/typescript/project.rs), where it
@@ -266,17 +270,28 @@ pub struct Decl {
     pub returns_value: Option<ReturnValue>,
     /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
+    /// C#: the types a type parameter is constrained to (`where T : IFoo, new()`
+    /// is `("T", [IFoo])`), for each constrained parameter. Empty elsewhere.
+    pub type_param_bounds: Vec<(String, Vec<TypeRef>)>,
     /// Decorators / annotations, outermost first. C++: the specifiers `virtual`,
-    /// `override` and `final` of a member function.
+    /// `override` and `final` of a member function. C#: the attributes, then the
+    /// modifiers member lookup reads (`override`, `virtual`, `abstract`, `new`,
+    /// `sealed`, `partial`, `extern`), each a one-segment path spelled as the keyword.
     pub decorators: Vec<Decorator>,
     /// Rust: an `impl T` / `impl Tr for T` block is a declaration (named by T's
     /// last segment) whose members are T's methods; this is T as written.
+    /// Kotlin: an extension function's receiver type as written (`fun A.f()`).
+    /// C#: an extension method's `this` parameter type (the type it extends).
     pub impl_of: Option<TypeRef>,
     /// Rust: an inline `mod m { … }` (a namespace, not a type).
     pub is_module: bool,
     /// C and C++: the scope path the name is qualified by beyond its parent
     /// declaration: the enclosing namespaces (`ns::inner`) and, for an out-of-line
     /// member definition (`void ns::T::m() {}`), the written class path too.
+    /// Kotlin: a top-level extension's receiver as written, in angle brackets
+    /// (`fun A.f()` is `file.kt::<A>::f`), so extensions of one name on several
+    /// types are no overloads of each other.
+    /// C#: a top-level declaration's namespace (`N.M` is `["N", "M"]`).
     /// Empty for every other language.
     pub scope_path: Vec<String>,
     /// C and C++: the declaration is visible only in its own file (and, for a
@@ -291,6 +306,11 @@ pub struct Decl {
     /// Python's `if TYPE_CHECKING:` or a version branch not taken): listed as an
     /// entity, marked so, and never a target: the index does not hold it.
     pub inactive: bool,
+    /// Kotlin: a lambda written as an argument of the call at this index of the
+    /// same file, at this position of its arguments (`u32::MAX`: the trailing
+    /// lambda, which fills the last parameter). Its implicit receiver and `it` are
+    /// what that parameter gives. `None` everywhere else.
+    pub argument_of: Option<(CallIdx, u32)>,
 }
 
 /// `@a.b` (path ["a", "b"]) or `@a.b(args)` (the same path, `called`).
@@ -339,6 +359,7 @@ impl Decl {
             fields: Vec::new(),
             returns_value: None,
             type_params: Vec::new(),
+            type_param_bounds: Vec::new(),
             decorators: Vec::new(),
             impl_of: None,
             is_module: false,
@@ -346,6 +367,7 @@ impl Decl {
             file_local: false,
             yields_value: None,
             inactive: false,
+            argument_of: None,
         }
     }
 
@@ -484,6 +506,7 @@ impl FileFacts {
             patches: Vec::new(),
             role: FileRole::Source,
             build_excluded: false,
+            over_parse_budget: false,
             module_requests: Vec::new(),
             stub_pair: None,
             annotation_imports: Vec::new(),
@@ -696,9 +719,38 @@ pub enum ImportKind {
     },
     /// C++ `using namespace a::b;` (a directive: every name of a::b becomes visible).
     CppUsingNamespace { path: Vec<String> },
+    /// Kotlin `import a.b.C` / `import a.b.f as g` / `import a.b.*`: the path as
+    /// written, the alias, and whether it is a star import. A name may import a
+    /// class, an object, a function or a property.
+    Kotlin {
+        path: Vec<String>,
+        alias: Option<String>,
+        star: bool,
+    },
     /// C++ `using a::b::f;` (a declaration: binds f to a::b::f) and
     /// `using Alias = a::T;` / `typedef a::T Alias;` (alias then names the type).
     CppUsing { path: Vec<String>, alias: String },
+    /// C# `using N.M;` (a namespace's types), `using A = N.M.T;` (`alias`) and
+    /// `using static N.T;` (`is_static`: T's static members and nested types),
+    /// written in the namespace declaration `namespace` (empty for the compilation
+    /// unit) whose body is `scope` (0 for the compilation unit).
+    CSharpUsing {
+        path: Vec<String>,
+        alias: Option<String>,
+        is_static: bool,
+        namespace: Vec<String>,
+        scope: ScopeIdx,
+    },
+    /// Ada `with a.b;` (names lower-cased): the library unit becomes nameable.
+    AdaWith { path: Vec<String> },
+    /// Ada `use a.b;` inside `scope` (names lower-cased); `all_type` for
+    /// `use all type a.T` (the package declaring T is searched, as for `use a`).
+    /// `use type` makes only operators visible, which are no sites: not recorded.
+    AdaUse {
+        path: Vec<String>,
+        scope: ScopeIdx,
+        all_type: bool,
+    },
 }
 
 /// How a call site names what it calls.

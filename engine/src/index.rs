@@ -24,7 +24,7 @@ pub struct TreeIndex<'a> {
     modules: HashMap<String, Vec<u32>>,
     /// Java package → files in it.
     packages: HashMap<String, Vec<u32>>,
-    /// Java fully qualified type name (`a.b.Outer.Inner`) → type declarations.
+    /// Java and Kotlin fully qualified type name (`a.b.Outer.Inner`) → type declarations.
     java_types: HashMap<String, Vec<Eid>>,
     /// Members (methods, constructors, nested types) of a type, by name.
     members: HashMap<Eid, HashMap<String, Vec<Eid>>>,
@@ -42,6 +42,8 @@ pub struct TreeIndex<'a> {
     go_package_names: HashMap<(String, String), Vec<Eid>>,
     /// Go: package-level variables (file, index in its file scope's bindings).
     go_package_vars: HashMap<(String, String), Vec<(u32, u32)>>,
+    /// Kotlin: top-level declarations of a package (by package name), by name.
+    kotlin_package_names: HashMap<(String, String), Vec<Eid>>,
     /// C and C++: declarations by scoped name (`ns::T::m`, `f`), across the tree.
     c_scoped: HashMap<String, Vec<Eid>>,
     /// C++: an out-of-line member definition (`void T::m() {}`) → its class.
@@ -49,6 +51,12 @@ pub struct TreeIndex<'a> {
     /// C++: type aliases (`using A = ns::T;`, `typedef ns::T A;`) by alias name:
     /// the file that writes each and the path it names.
     c_aliases: HashMap<String, Vec<(u32, Vec<String>)>>,
+    /// C#: type declarations by full name (`N.Outer.Inner`, `` N.List`1 `` with a
+    /// type parameter count): every part of a partial type under one name.
+    csharp_types: HashMap<String, Vec<Eid>>,
+    /// C#: each type declaration's key in `csharp_types`, so the resolver finds a
+    /// type's parts without rebuilding its full name at every lookup.
+    csharp_key: HashMap<Eid, String>,
 }
 
 impl<'a> TreeIndex<'a> {
@@ -70,9 +78,12 @@ impl<'a> TreeIndex<'a> {
             patches: HashMap::default(),
             go_package_names: HashMap::default(),
             go_package_vars: HashMap::default(),
+            kotlin_package_names: HashMap::default(),
             c_scoped: HashMap::default(),
             c_owner: HashMap::default(),
             c_aliases: HashMap::default(),
+            csharp_types: HashMap::default(),
+            csharp_key: HashMap::default(),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -113,6 +124,14 @@ impl<'a> TreeIndex<'a> {
                         .or_default()
                         .push(eid);
                 }
+                if file.language == Language::Kotlin && decl.parent.is_none() {
+                    let package = file.module.first().cloned().unwrap_or_default();
+                    index
+                        .kotlin_package_names
+                        .entry((package, decl.name.clone()))
+                        .or_default()
+                        .push(eid);
+                }
                 match decl.parent {
                     Some(p) if file.decls[p as usize].kind.is_type() => {
                         index
@@ -129,9 +148,15 @@ impl<'a> TreeIndex<'a> {
                         .push(di as DeclIdx),
                     _ => {}
                 }
-                if file.language == Language::Java && decl.kind.is_type() {
+                if matches!(file.language, Language::Java | Language::Kotlin) && decl.kind.is_type()
+                {
                     let fqn = java_type_name(file, di as DeclIdx);
                     index.java_types.entry(fqn).or_default().push(eid);
+                }
+                if file.language == Language::CSharp && decl.kind.is_type() {
+                    let key = csharp_type_name(file, di as DeclIdx);
+                    index.csharp_types.entry(key.clone()).or_default().push(eid);
+                    index.csharp_key.insert(eid, key);
                 }
             }
             index.top_level.push(top);
@@ -325,7 +350,16 @@ impl<'a> TreeIndex<'a> {
             .unwrap_or(&[])
     }
 
-    /// Files of a package (Java package name, Go package key).
+    /// Kotlin: a package's top-level declarations of this name (functions,
+    /// extensions, classes, objects), across its files.
+    pub fn kotlin_package_name(&self, package: &str, name: &str) -> &[Eid] {
+        self.kotlin_package_names
+            .get(&(package.to_string(), name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Files of a package (Java and Kotlin package name, Go package key).
     pub fn package_files(&self, package: &str) -> &[u32] {
         self.packages.get(package).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -343,9 +377,27 @@ impl<'a> TreeIndex<'a> {
                         .push(fi);
                 }
             }
-            Language::Java | Language::Go | Language::Rust => {
+            // Ada: the library unit's name (its spec, body and subunits).
+            Language::Java | Language::Go | Language::Rust | Language::Kotlin | Language::Ada => {
                 let package = file.module.first().cloned().unwrap_or_default();
                 self.packages.entry(package).or_default().push(fi);
+            }
+            // A C# file declares any number of namespaces; each, and each of its
+            // enclosing namespaces, lists the file.
+            Language::CSharp => {
+                for namespace in &file.module {
+                    let mut prefix = String::new();
+                    for segment in namespace.split('.') {
+                        if !prefix.is_empty() {
+                            prefix.push('.');
+                        }
+                        prefix.push_str(segment);
+                        let files = self.packages.entry(prefix.clone()).or_default();
+                        if files.last() != Some(&fi) {
+                            files.push(fi);
+                        }
+                    }
+                }
             }
             // TypeScript and JavaScript modules are files, found by path.
             Language::TypeScript | Language::Tsx | Language::JavaScript => {}
@@ -434,6 +486,18 @@ impl<'a> TreeIndex<'a> {
         self.java_types.get(fqn).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// C#: the parts of the type of this full name (see [`csharp_type_name`]),
+    /// in tree order; the first is the type's canonical declaration.
+    pub fn csharp_type(&self, key: &str) -> &[Eid] {
+        self.csharp_types.get(key).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// C#: the parts of the type this declaration is (see [`csharp_type_name`]);
+    /// `None` when it is not a C# type declaration of the tree.
+    pub fn csharp_parts(&self, ty: Eid) -> Option<&[Eid]> {
+        self.csharp_key.get(&ty).map(|key| self.csharp_type(key))
+    }
+
     /// Members declared directly on a type (not its bases).
     pub fn members(&self, ty: Eid, name: &str) -> &[Eid] {
         self.members
@@ -518,6 +582,33 @@ fn go_receiver(decl: &Decl) -> Option<&str> {
         return None;
     }
     decl.bases.first().and_then(|t| t.last())
+}
+
+/// A C# type's full name as the index keys it: its namespace, the enclosing
+/// types and its own name, `.`-separated, its own type parameter count after a
+/// backquote (`` N.Outer.Inner`2 ``; C# tells `T` and `T<U>` apart by it).
+pub fn csharp_type_name(file: &FileFacts, decl: DeclIdx) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut cur = Some(decl);
+    let mut top = decl;
+    while let Some(d) = cur {
+        parts.push(file.decls[d as usize].name.as_str());
+        top = d;
+        cur = file.decls[d as usize].parent;
+    }
+    parts.reverse();
+    let mut key = String::new();
+    for segment in &file.decls[top as usize].scope_path {
+        key.push_str(segment);
+        key.push('.');
+    }
+    key.push_str(&parts.join("."));
+    let arity = file.decls[decl as usize].type_params.len();
+    if arity > 0 {
+        key.push('`');
+        key.push_str(&arity.to_string());
+    }
+    key
 }
 
 /// `package.Outer.Inner` for a Java type declaration.

@@ -11,6 +11,7 @@ pub mod fasthash;
 pub mod index;
 pub mod lang;
 pub mod limits;
+pub mod output;
 pub mod parse;
 pub mod report;
 pub mod resolve;
@@ -36,7 +37,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             languages: Language::ALL.to_vec(),
-            limits: Limits::from_env(),
+            limits: Limits::default(),
             threads: 0,
             config: config::Configuration::default(),
         }
@@ -65,7 +66,12 @@ pub struct BuildFileMeta {
 /// when this returns).
 pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> {
     let found = discover::discover(root, &options.languages, &options.limits)?;
-    let tree_wide = lang::TreeWide::collect(&found.files, &found.build_files, &options.config);
+    let tree_wide = lang::TreeWide::collect(
+        &found.files,
+        &found.build_files,
+        &options.config,
+        &parse::Budget::of(&options.limits),
+    );
     let mut facts = parse::extract_all(&found.files, &tree_wide, &options.limits);
     let mut file_meta: Vec<(String, u64)> = found
         .files
@@ -74,7 +80,7 @@ pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> 
         .collect();
     let mut skipped = found.skipped;
     lang::typescript::project::apply(&mut facts, &tree_wide);
-    drop_build_excluded(&mut facts, &mut file_meta, &mut skipped);
+    drop_left_out(&mut facts, &mut file_meta, &mut skipped);
     lang::python::frontend::assign_module_names(&mut facts);
     lang::python::stubs::pair_stubs(&mut facts);
     lang::go::frontend::assign_package_paths(&mut facts, &tree_wide);
@@ -98,23 +104,35 @@ pub fn extract(root: &Path, options: &Options) -> Result<Analysis, EngineError> 
     })
 }
 
-/// A file the build configuration leaves out is a skipped file (`build_excluded`):
-/// its declarations never compete with the ones built.
-fn drop_build_excluded(
+/// Why a parsed file is left out of the program, if it is: the build configuration
+/// leaves it out (`build_excluded`: its declarations never compete with the ones
+/// built), or its parse ran past the budget (`parse_budget`).
+fn left_out(f: &facts::FileFacts) -> Option<discover::SkipReason> {
+    if f.over_parse_budget {
+        Some(discover::SkipReason::ParseBudget)
+    } else if f.build_excluded {
+        Some(discover::SkipReason::BuildExcluded)
+    } else {
+        None
+    }
+}
+
+/// Files left out after parsing become skipped files.
+fn drop_left_out(
     facts: &mut Vec<facts::FileFacts>,
     file_meta: &mut Vec<(String, u64)>,
     skipped: &mut Vec<discover::Skipped>,
 ) {
-    if !facts.iter().any(|f| f.build_excluded) {
+    if !facts.iter().any(|f| left_out(f).is_some()) {
         return;
     }
     let mut kept_facts = Vec::with_capacity(facts.len());
     let mut kept_meta = Vec::with_capacity(facts.len());
     for (f, meta) in facts.drain(..).zip(file_meta.drain(..)) {
-        if f.build_excluded {
+        if let Some(reason) = left_out(&f) {
             skipped.push(discover::Skipped {
                 path: f.path,
-                reason: discover::SkipReason::BuildExcluded,
+                reason,
             });
         } else {
             kept_facts.push(f);
@@ -132,6 +150,7 @@ pub fn analyze(root: &Path, options: &Options) -> Result<report::Report, EngineE
         let mut clock = StageClock::from_env();
         let analysis = extract(root, options)?;
         clock.lap("discover+parse+extract");
+        refuse_a_report_past_its_bound(&analysis, &options.limits)?;
         let index = index::TreeIndex::build(&analysis.facts);
         clock.lap("index");
         let hierarchy = resolve::Hierarchy::build(&index);
@@ -142,6 +161,47 @@ pub fn analyze(root: &Path, options: &Options) -> Result<report::Report, EngineE
         clock.lap("report");
         Ok(report)
     })
+}
+
+/// Analyse a tree and write its report as JSON, refusing one larger than the
+/// report bound (`workload_too_large`, D13).
+pub fn analyze_to_json(root: &Path, options: &Options) -> Result<Vec<u8>, EngineError> {
+    let report = analyze(root, options)?;
+    let bound = options.limits.report_bound(report.input_bytes());
+    report::to_json_within(&report, bound)
+}
+
+/// The fewest bytes one entity or call takes in the report (the shortest pretty
+/// JSON object of either is longer): enough to refuse a tree whose report must be
+/// past its bound before resolving it, so memory stays bounded too.
+const FEWEST_REPORT_BYTES_PER_ITEM: u64 = 128;
+
+fn refuse_a_report_past_its_bound(analysis: &Analysis, limits: &Limits) -> Result<(), EngineError> {
+    let items: u64 = analysis
+        .facts
+        .iter()
+        .map(|f| (f.calls.len() + f.decls.len()) as u64)
+        .sum();
+    let input = analysis.input_bytes();
+    let least = items.saturating_mul(FEWEST_REPORT_BYTES_PER_ITEM);
+    let bound = limits.report_bound(input);
+    if least > bound {
+        return Err(EngineError::WorkloadTooLarge {
+            what: "report bytes (at least)",
+            actual: least,
+            limit: bound,
+        });
+    }
+    Ok(())
+}
+
+impl Analysis {
+    /// The bytes of every file read: sources analysed and build files.
+    pub fn input_bytes(&self) -> u64 {
+        let sources: u64 = self.file_meta.iter().map(|(_, b)| b).sum();
+        let build: u64 = self.build_files.iter().map(|b| b.bytes).sum();
+        sources + build
+    }
 }
 
 /// Run `f` on a pool with `threads` workers and stacks deep enough for the

@@ -45,6 +45,18 @@ struct Common {
     /// Refuse trees with more files than this (default 50 000; env CALLGRAPH_MAX_FILES).
     #[arg(long)]
     max_files: Option<u64>,
+    /// Per-file parse budget in milliseconds; a file over it is skipped as
+    /// `parse_budget` (default 10 000; env CALLGRAPH_PARSE_TIME_MS).
+    #[arg(long, value_name = "MS")]
+    parse_time_ms: Option<u64>,
+    /// Per-file syntax-tree budget in nodes; a larger tree is skipped as
+    /// `parse_budget` (default 10 000 000; env CALLGRAPH_MAX_TREE_NODES).
+    #[arg(long, value_name = "NODES")]
+    max_tree_nodes: Option<u64>,
+    /// Refuse to write a report larger than this many bytes per byte of input, plus
+    /// 1 MiB (default 64; env CALLGRAPH_MAX_REPORT_RATIO).
+    #[arg(long, value_name = "RATIO")]
+    max_report_ratio: Option<u64>,
     #[command(flatten)]
     build: BuildArgs,
 }
@@ -66,6 +78,24 @@ struct BuildArgs {
     /// C/C++: a command-line macro, `NAME` or `NAME=VALUE` (as `-D`); repeatable.
     #[arg(long = "define", value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
+    /// C/C++: the language standard (as `-std=`), C's or C++'s by its name (`c11`,
+    /// `gnu++17`); repeatable, one per language. Default clang 14's: gnu17, gnu++14.
+    #[arg(long = "std", value_name = "STD")]
+    std: Vec<String>,
+    /// C++: compiled without exceptions (as `-fno-exceptions`).
+    #[arg(long)]
+    fno_exceptions: bool,
+    /// C++: compiled without RTTI (as `-fno-rtti`).
+    #[arg(long)]
+    fno_rtti: bool,
+    /// C/C++: one unit's own `-D`/`-U`, after the `--define`s:
+    /// `PATH:-DNAME[=VALUE]` or `PATH:-UNAME` (PATH relative to ROOT); repeatable.
+    #[arg(long = "unit-macro", value_name = "PATH:-DNAME")]
+    unit_macros: Vec<String>,
+    /// C/C++: a macro some units define and others do not; read as unknown
+    /// everywhere, so conditionals on it keep their branches; repeatable.
+    #[arg(long = "define-varies", value_name = "NAME")]
+    define_varies: Vec<String>,
     /// Python: the interpreter version static guards are evaluated for (default 3.11).
     #[arg(long, value_name = "MAJOR.MINOR")]
     python_version: Option<String>,
@@ -96,6 +126,23 @@ impl BuildArgs {
             .iter()
             .map(|d| Define::parse(d))
             .collect::<Result<_, _>>()?;
+        for std in &self.std {
+            c.c.set_std(std)?;
+        }
+        c.c.cpp_exceptions = !self.fno_exceptions;
+        c.c.cpp_rtti = !self.fno_rtti;
+        for text in &self.unit_macros {
+            let (path, m) = engine::config::UnitMacro::parse(text)?;
+            c.c.units.entry(path).or_default().push(m);
+        }
+        for name in &self.define_varies {
+            if name.contains('=') {
+                return Err(EngineError::InvalidArgument(format!(
+                    "--define-varies {name:?}: expected a macro name"
+                )));
+            }
+            c.c.varying.push(Define::parse(name)?.name);
+        }
         if let Some(v) = &self.python_version {
             c.python.version = PythonVersion::parse(v)?;
         }
@@ -128,9 +175,17 @@ struct ExplainArgs {
 }
 
 fn options(common: &Common) -> Result<Options, EngineError> {
+    if common.threads > engine::limits::MAX_THREADS {
+        return Err(EngineError::InvalidArgument(format!(
+            "--threads {} is over the limit of {} (the output does not depend on the count)",
+            common.threads,
+            engine::limits::MAX_THREADS
+        )));
+    }
     let mut options = Options {
         threads: common.threads,
         config: common.build.configuration()?,
+        limits: engine::limits::Limits::from_env()?,
         ..Options::default()
     };
     if !common.languages.is_empty() {
@@ -152,16 +207,23 @@ fn options(common: &Common) -> Result<Options, EngineError> {
     if let Some(v) = common.max_files {
         options.limits.max_files = v;
     }
+    if let Some(v) = common.parse_time_ms {
+        options.limits.parse_time_ms = v;
+    }
+    if let Some(v) = common.max_tree_nodes {
+        options.limits.max_tree_nodes = v;
+    }
+    if let Some(v) = common.max_report_ratio {
+        options.limits.max_report_ratio = v;
+    }
     Ok(options)
 }
 
 fn run(cli: Cli) -> Result<(), EngineError> {
     match cli.command {
         Command::Analyze(args) => {
-            let report = engine::analyze(&args.root, &options(&args.common)?)?;
-            let mut json = serde_json::to_string_pretty(&report).expect("report serializes");
-            json.push('\n');
-            write_out(args.out.as_deref(), json.as_bytes())
+            let json = engine::analyze_to_json(&args.root, &options(&args.common)?)?;
+            write_out(args.out.as_deref(), &json)
         }
         Command::Explain(args) => {
             let site = engine::explain::Site::parse(&args.site)?;
@@ -170,35 +232,45 @@ fn run(cli: Cli) -> Result<(), EngineError> {
             Ok(())
         }
         Command::Languages => {
-            for l in Language::ALL {
-                let families: Vec<&str> = l.families().iter().map(|f| f.token()).collect();
-                println!(
-                    "{:<8} .{:<10} {}",
-                    l.token(),
-                    l.extensions().join(" ."),
-                    families.join(", ")
-                );
-            }
+            print!("{}", languages_table());
             Ok(())
         }
     }
 }
 
-/// Write atomically: a temporary file beside the target, renamed when complete.
+/// One line per language: its token, its extensions and its families, in columns
+/// as wide as their widest entry.
+fn languages_table() -> String {
+    let rows: Vec<(&str, String, String)> = Language::ALL
+        .iter()
+        .map(|l| {
+            let families: Vec<&str> = l.families().iter().map(|f| f.token()).collect();
+            (
+                l.token(),
+                format!(".{}", l.extensions().join(" .")),
+                families.join(", "),
+            )
+        })
+        .collect();
+    let token_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let ext_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    rows.iter()
+        .map(|(token, ext, families)| {
+            format!("{token:<token_width$} {ext:<ext_width$} {families}\n")
+        })
+        .collect()
+}
+
+/// Write the report to standard output, or to `path`.
 fn write_out(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), EngineError> {
-    let io = |p: &std::path::Path| {
-        let p = p.display().to_string();
-        move |source| EngineError::Io { path: p, source }
-    };
     match path {
         None => std::io::stdout()
             .write_all(bytes)
-            .map_err(io(std::path::Path::new("<stdout>"))),
-        Some(p) => {
-            let tmp = p.with_extension("tmp-callgraph");
-            std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
-            std::fs::rename(&tmp, p).map_err(io(p))
-        }
+            .map_err(|source| EngineError::Io {
+                path: "<stdout>".into(),
+                source,
+            }),
+        Some(p) => engine::output::write_report(p, bytes),
     }
 }
 

@@ -140,6 +140,23 @@ pub struct Summary {
     pub by_resolution: BTreeMap<&'static str, usize>,
     pub by_family: BTreeMap<&'static str, usize>,
     pub by_reason: BTreeMap<&'static str, usize>,
+    /// Calls whose `may_reach` set was left out because the file's sets were past
+    /// their bound (D13): each is still `undetermined` / `ambiguous`. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub may_reach_dropped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// How many `may_reach` targets one file's calls may list in all: one per 16 bytes
+/// of the file, and 64 whatever its size. A set is about 150 bytes of report per
+/// target, so a small file whose every line calls a parameter fed by sixty callers
+/// cannot turn into a report a thousand times its size (D13); real trees list a few
+/// per file (click: 92 in all).
+fn may_reach_budget(file_bytes: u64) -> usize {
+    (file_bytes / 16) as usize + 64
 }
 
 pub fn build(
@@ -164,13 +181,24 @@ pub fn build(
     }
     let mut calls = Vec::new();
     let mut references = Vec::new();
+    let mut may_reach_dropped = 0;
     for (fi, file) in facts.iter().enumerate() {
+        let mut budget = may_reach_budget(files[fi].1);
         let fields = receiver::FileFields::of(file);
         for (call, resolution) in file.calls.iter().zip(&resolved.calls[fi]) {
             if is_unseen_implicit_call(call, resolution) {
                 continue;
             }
             let mut entry = call_entry(index, fi as u32, call, resolution);
+            if let Some(set) = &entry.may_reach {
+                match budget.checked_sub(set.targets.len()) {
+                    Some(left) => budget = left,
+                    None => {
+                        entry.may_reach = None;
+                        may_reach_dropped += 1;
+                    }
+                }
+            }
             entry.receiver = Some(receiver::receiver_of(file, &fields, call));
             calls.push(entry);
         }
@@ -215,7 +243,8 @@ pub fn build(
             reason: s.reason.token(),
         })
         .collect();
-    let summary = summarize(&files_out, &skipped_out, &entities, &calls, &references);
+    let mut summary = summarize(&files_out, &skipped_out, &entities, &calls, &references);
+    summary.may_reach_dropped = may_reach_dropped;
     Report {
         schema: SCHEMA,
         engine: EngineInfo {
@@ -228,6 +257,48 @@ pub fn build(
         calls,
         references,
         summary,
+    }
+}
+
+impl Report {
+    /// The bytes of every file the run read (sources and build files).
+    pub fn input_bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.bytes).sum()
+    }
+}
+
+/// A writer that refuses to hold more than `limit` bytes.
+struct Bounded {
+    bytes: Vec<u8>,
+    limit: u64,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if (self.bytes.len() + buf.len()) as u64 > self.limit {
+            return Err(std::io::Error::other("the report is past its bound"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The report as pretty JSON with a final newline; a report past `bound` bytes is
+/// refused (`workload_too_large`) before more than `bound` bytes are held.
+pub fn to_json_within(report: &Report, bound: u64) -> Result<Vec<u8>, crate::error::EngineError> {
+    let mut out = Bounded {
+        bytes: Vec::new(),
+        limit: bound,
+    };
+    let written = serde_json::to_writer_pretty(&mut out, report)
+        .and_then(|()| std::io::Write::write_all(&mut out, b"\n").map_err(serde_json::Error::io));
+    match written {
+        Ok(()) => Ok(out.bytes),
+        Err(_) => Err(crate::error::EngineError::ReportTooLarge { limit: bound }),
     }
 }
 

@@ -33,7 +33,72 @@ const LANGUAGE: Language = Language::C;
 mod slash_fixtures;
 use slash_fixtures::*;
 
-fixtures!(units, values);
+fixtures!(units, values, preprocessor);
+
+/// What the build compiles, read with the flags of a release build: `NDEBUG`,
+/// `-std=c11`, a flag a library header would set, one unit's own `-D`.
+fn analyze_release(files: &[(String, String)]) -> engine::report::Report {
+    use engine::config::{Configuration, Define, UnitMacro};
+    let mut config = Configuration::default();
+    config.c.defines = vec![
+        Define::parse("NDEBUG").unwrap(),
+        Define::parse("SOME_LIBRARY_FLAG").unwrap(),
+    ];
+    config.c.set_std("c11").unwrap();
+    config.c.units.insert(
+        "a.c".into(),
+        vec![
+            UnitMacro::Define(Define::parse("ONLY_A=2").unwrap()),
+            UnitMacro::Undefine("SOME_LIBRARY_FLAG".into()),
+        ],
+    );
+    config.c.varying.push("VARIES".into());
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    let options = engine::Options {
+        languages: vec![LANGUAGE],
+        limits: engine::limits::Limits::default(),
+        threads: 2,
+        config,
+    };
+    engine::analyze(dir.path(), &options).expect("analysis runs")
+}
+
+#[test]
+fn preprocessor_flags() {
+    run_fixture_with("preprocessor_flags", analyze_release);
+}
+
+/// A branch the build leaves out declares nothing: each function of the
+/// preprocessor fixture is declared once, in the branch the build compiles.
+#[test]
+fn inactive_branches_declare_nothing() {
+    let report = run_fixture("preprocessor");
+    let names: Vec<&str> = report
+        .entities
+        .iter()
+        .filter(|e| e.file == "platform.c")
+        .map(|e| e.qualified_name.as_str())
+        .collect();
+    let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(
+        names.len(),
+        distinct.len(),
+        "a name declared twice: {names:?}"
+    );
+    assert!(distinct.contains("platform.c::os"), "{names:?}");
+    // Both of `mode`'s files keep it: their condition is unknown.
+    let modes = report
+        .entities
+        .iter()
+        .filter(|e| e.qualified_name.ends_with("::mode"))
+        .count();
+    assert_eq!(modes, 3, "the prototype and both definitions");
+}
 
 /// Registry invariant: every family C places with is asserted by a fixture.
 #[test]

@@ -58,6 +58,14 @@ fn languages_lists_extensions_and_families() {
         "{text}"
     );
     assert!(text.contains("java") && text.contains(".java"), "{text}");
+    let csharp = text
+        .lines()
+        .find(|l| l.starts_with("csharp "))
+        .unwrap_or_else(|| panic!("no csharp line: {text}"));
+    assert!(
+        csharp.contains(".cs") && csharp.contains("own_type"),
+        "{csharp}"
+    );
 }
 
 #[test]
@@ -141,6 +149,40 @@ fn the_report_states_its_configuration_and_lists_build_files() {
 }
 
 #[test]
+fn the_report_states_the_c_build() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.c"), "int f(void) { return 0; }\n").unwrap();
+    let out = callgraph()
+        .arg("analyze")
+        .arg(dir.path())
+        .args([
+            "--std",
+            "c11",
+            "--std",
+            "c++1z",
+            "--fno-exceptions",
+            "--fno-rtti",
+        ])
+        .args(["--unit-macro", "a.c:-DX=2", "--unit-macro", "a.c:-UY"])
+        .args(["--define-varies", "V"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &report["configuration"]["c"];
+    assert_eq!(c["c_std"], "c11");
+    assert_eq!(c["cpp_std"], "c++17");
+    assert_eq!(c["cpp_exceptions"], false);
+    assert_eq!(c["cpp_rtti"], false);
+    assert_eq!(c["units"]["a.c"], serde_json::json!(["-DX=2", "-UY"]));
+    assert_eq!(c["varying"], serde_json::json!(["V"]));
+}
+
+#[test]
 fn a_malformed_build_flag_is_a_wrong_invocation() {
     let dir = tempfile::tempdir().unwrap();
     for bad in [
@@ -148,6 +190,9 @@ fn a_malformed_build_flag_is_a_wrong_invocation() {
         ["--define", "1X"],
         ["--python-version", "three"],
         ["--go-tags", "a;b"],
+        ["--std", "c++42"],
+        ["--unit-macro", "a.c:-XY"],
+        ["--define-varies", "X=1"],
     ] {
         let out = callgraph()
             .arg("analyze")

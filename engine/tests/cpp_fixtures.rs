@@ -33,7 +33,53 @@ const LANGUAGE: Language = Language::Cpp;
 mod slash_fixtures;
 use slash_fixtures::*;
 
-fixtures!(classes, scopes);
+fixtures!(classes, scopes, preprocessor);
+
+/// A C++17 build without exceptions, in release: `-std=c++17 -fno-exceptions -DNDEBUG`.
+fn analyze_cpp17_release(files: &[(String, String)]) -> engine::report::Report {
+    let mut config = engine::config::Configuration::default();
+    config.c.defines = vec![engine::config::Define::parse("NDEBUG").unwrap()];
+    config.c.set_std("c++17").unwrap();
+    config.c.cpp_exceptions = false;
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    let options = engine::Options {
+        languages: vec![LANGUAGE],
+        limits: engine::limits::Limits::default(),
+        threads: 2,
+        config,
+    };
+    engine::analyze(dir.path(), &options).expect("analysis runs")
+}
+
+#[test]
+fn preprocessor_flags() {
+    run_fixture_with("preprocessor_flags", analyze_cpp17_release);
+}
+
+/// A condition the engine cannot evaluate (a library header's macro) keeps both
+/// branches: `Store::put` is declared twice and the call names neither.
+#[test]
+fn an_unknown_condition_keeps_both_branches() {
+    let report = run_fixture("preprocessor");
+    let puts: Vec<u32> = report
+        .entities
+        .iter()
+        .filter(|e| e.qualified_name == "store.hpp::Store::put")
+        .map(|e| e.line)
+        .collect();
+    assert_eq!(puts, [6, 8]);
+    let ticks = report
+        .entities
+        .iter()
+        .filter(|e| e.qualified_name == "features.hpp::Clock::ticks")
+        .count();
+    assert_eq!(ticks, 1, "the _WIN32 branch declares nothing");
+}
 
 /// Registry invariant: every family C++ places with is asserted by a fixture.
 #[test]

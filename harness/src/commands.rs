@@ -76,6 +76,8 @@ fn sources_of(args: &SourceArgs, cap: u64) -> (Sources, CorpusSetup) {
         cache_dir: args.cache.clone(),
         bound: Duration::from_secs(args.tool_timeout),
     };
+    // No version probe waits longer than the tools' own bound (D23).
+    oracles::toolchain::set_tool_bound(setup.bound);
     (sources, setup)
 }
 
@@ -136,7 +138,34 @@ fn measure(args: MeasureArgs, cap: u64, progress: &Progress, out: &mut dyn Write
     for path in write_outputs(&measurements, &args.out)? {
         say(out, &format!("wrote {}\n", path.display()))?;
     }
-    Ok(EXIT_OK)
+    let requested: Vec<String> = units.iter().map(Unit::id).collect();
+    Ok(measure_exit_code(&measurements, &requested))
+}
+
+/// DESIGN §9 for `harness measure`, once the tables are written: 1 when a requested
+/// row's archive failed its checksum (the answer is no), 3 when another requested
+/// row is an outcome (a tool missing, failing, timing out: could not answer), else 0
+/// (D9). Peer rows (`<id>@<tool>`) are not requested rows.
+pub fn measure_exit_code(measurements: &Measurements, requested: &[String]) -> u8 {
+    let mut code = EXIT_OK;
+    for row in &measurements.rows {
+        let Some(outcome) = &row.outcome else {
+            continue;
+        };
+        if !requested.contains(&row.id) {
+            continue;
+        }
+        let this = match outcome {
+            oracles::Outcome::ChecksumMismatch { .. } => EXIT_NO,
+            _ => EXIT_CANNOT_ANSWER,
+        };
+        code = if code == EXIT_OK {
+            this
+        } else {
+            code.min(this)
+        };
+    }
+    code
 }
 
 fn score_command(args: ScoreArgs, cap: u64, out: &mut dyn Write) -> Result<u8> {
@@ -342,7 +371,7 @@ fn prove_case(
         }
     }
     if let Some(engine) = engine {
-        match engine.analyze(&case.dir) {
+        match engine.analyze_with(&case.dir, &crate::proof_runs::engine_build(&case.language)) {
             Ok(report) => {
                 let options = ScoreOptions {
                     only: None,

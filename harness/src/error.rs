@@ -42,12 +42,10 @@ pub enum Error {
     Outcome(#[from] Outcome),
     #[error("missing_row: {0}")]
     MissingRow(String),
-    #[error("io_error: {path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The OS error is part of the sentence and not a `source` as well, so
+    /// `{:#}` does not print it twice (D23).
+    #[error("io_error: {path}: {error}")]
+    Io { path: String, error: std::io::Error },
 }
 
 impl Error {
@@ -83,7 +81,7 @@ impl Error {
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Error {
         Error::Io {
             path: path.display().to_string(),
-            source,
+            error: source,
         }
     }
 }

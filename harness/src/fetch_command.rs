@@ -79,6 +79,7 @@ pub fn fetch(args: FetchArgs, cap: u64, progress: &Progress, out: &mut dyn Write
         chosen
     };
     let bound = Duration::from_secs(args.sources.tool_timeout);
+    oracles::toolchain::set_tool_bound(bound);
     let task = progress.task("fetch", selected.len() as u64);
     let mut code = EXIT_OK;
     for corpus in &selected {
@@ -92,7 +93,7 @@ pub fn fetch(args: FetchArgs, cap: u64, progress: &Progress, out: &mut dyn Write
                 "{}: sha256:{} verified; {} files under {} ({:.1} s)\n",
                 corpus.id,
                 corpus.source.sha256,
-                count_files(&tree),
+                crate::fetch::count_files(&tree),
                 tree.display(),
                 started.elapsed().as_secs_f64()
             ),
@@ -115,18 +116,4 @@ pub fn fetch(args: FetchArgs, cap: u64, progress: &Progress, out: &mut dyn Write
     }
     task.finish();
     Ok(code)
-}
-
-fn count_files(dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .filter_map(|e| e.ok())
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => count_files(&e.path()),
-            Ok(t) if t.is_file() => 1,
-            _ => 0,
-        })
-        .sum()
 }

@@ -260,7 +260,7 @@ pub fn prepare_proof_language(
     let mut failures = Vec::new();
     for case in &cases {
         task.step(&case.name);
-        match analyzer.analyze(&case.dir) {
+        match analyzer.analyze_with(&case.dir, &crate::proof_runs::engine_build(language)) {
             Ok(report) => reports.push((case.name.clone(), report)),
             Err(outcome) => {
                 task.note(&format!(

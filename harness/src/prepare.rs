@@ -1,7 +1,9 @@
 //! Documented preparation steps: what turns an unpacked archive into the tree a
 //! corpus analyses, when the archive does not hold that tree as files.
 //!
-//! One step exists: `source_maps`. npm packages often ship only compiled JavaScript,
+//! Two steps exist; a corpus names one.
+//!
+//! `source_maps`: npm packages often ship only compiled JavaScript,
 //! but their source maps carry the original TypeScript in `sourcesContent`. Every
 //! `*.map` under `maps` is read; each source is placed at its own path, resolved
 //! against the map's directory as if `maps` sat at `at` in the package's repository
@@ -18,9 +20,19 @@
 //! barrels): declarations only, so the checker knows those modules' types; a module
 //! whose source was recovered keeps its source alone.
 //!
-//! The recovered tree is written to `prepared/<id>-<pin>-<step digest>/` under the
+//! `generate`: some sources are made by the package's own build (libncursesada's
+//! specs come from `gen/*.m4` and from a C program linked against ncurses). A copy
+//! of the archive's directory `dir` is configured (`sh ./configure` with the given
+//! arguments) and the listed `make` invocations run in it, in order, each through
+//! the subprocess door with a bound of ten minutes; the programs named in `tools`
+//! must be on `PATH` (else `tool_missing`). The prepared tree then holds the files
+//! of that built copy whose extension is in `keep`, at their paths under `dir`:
+//! sources only, so the build's objects and scripts are in neither the engine's
+//! tree nor the oracle's. Oracle and engine read this one tree.
+//!
+//! The prepared tree is written to `prepared/<id>-<pin>-<step digest>/` under the
 //! cache, renamed into place only once complete, with `<same>.json` beside it saying
-//! how many files and lines were recovered and what was skipped.
+//! how many files and lines it holds (and, for source maps, what was skipped).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,13 +48,38 @@ const TOOL: &str = "prepare";
 /// The largest source map read (excalidraw's biggest is about 20 MB).
 const MAP_CAP: u64 = 256 * 1024 * 1024;
 
-/// A preparation step of corpora.json.
+/// A preparation step of corpora.json: exactly one of its fields.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Prepare {
     /// Recover the original sources from the archive's source maps.
-    pub source_maps: SourceMaps,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_maps: Option<SourceMaps>,
+    /// Run the package's own configure and generation steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generate: Option<Generate>,
 }
+
+/// The package's build steps that generate sources (the `generate` step).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generate {
+    /// The directory of the unpacked archive the build runs in (a copy of it).
+    pub dir: String,
+    /// The arguments of `sh ./configure`.
+    #[serde(default)]
+    pub configure: Vec<String>,
+    /// `make` invocations in order, each its argument list (`["-C", "gen"]`).
+    pub make: Vec<Vec<String>>,
+    /// Programs the build needs besides `sh` and `make` (`m4`, `gcc`).
+    #[serde(default)]
+    pub tools: Vec<String>,
+    /// The extensions kept in the prepared tree, without the dot (`ads`, `adb`).
+    pub keep: Vec<String>,
+}
+
+/// How long one command of a `generate` step may run.
+const GENERATE_BOUND: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Where the maps are and where their sources belong.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,20 +138,20 @@ pub fn prepared_tree(
     if target.is_dir() {
         return Ok(target);
     }
-    let partial = target.with_extension("partial");
-    let _ = std::fs::remove_dir_all(&partial);
-    let recovered = match recover_sources(unpacked, &step.source_maps, &partial) {
-        Ok(r) => r,
-        Err(outcome) => {
-            let _ = std::fs::remove_dir_all(&partial);
-            return Err(outcome);
+    // Built into a directory of its own, renamed into place once whole (D2).
+    let recovered = crate::fetch::build_into_place(&target, "prepare", |partial| {
+        match (&step.source_maps, &step.generate) {
+            (Some(maps), None) => recover_sources(unpacked, maps, partial),
+            (None, Some(generate)) => generate_sources(unpacked, generate, partial),
+            _ => Err(failed(format!(
+                "corpus {}: a preparation step names exactly one of source_maps and generate",
+                corpus.id
+            ))),
         }
-    };
+    })?;
     let mut summary = serde_json::to_string_pretty(&recovered).expect("counts serialize");
     summary.push('\n');
     let _ = crate::atomic::write_atomic(&target.with_extension("json"), summary.as_bytes());
-    std::fs::rename(&partial, &target)
-        .map_err(|e| failed(format!("cannot move the recovered tree into place: {e}")))?;
     Ok(target)
 }
 
@@ -124,11 +161,11 @@ pub fn recovered_counts(prepared: &Path) -> Option<Recovered> {
     serde_json::from_str(&text).ok()
 }
 
-/// `<id>-<pin prefix>-<digest of the step>`.
+/// `<id>-<pin>-<digest of the step>`, the whole pin (D3).
 fn tree_name(corpus: &CorpusEntry, step: &Prepare) -> String {
     let spec = serde_json::to_string(step).expect("steps serialize");
     let digest = crate::proofs::hex(&Sha256::digest(spec.as_bytes()));
-    let pin = &corpus.source.sha256[..corpus.source.sha256.len().min(16)];
+    let pin = corpus.source.sha256.to_ascii_lowercase();
     format!("{}-{pin}-{}", corpus.id, &digest[..12])
 }
 
@@ -211,6 +248,100 @@ pub fn recover_sources(
         recovered.declarations = add_declarations(unpacked, declarations, &files, into)?;
     }
     Ok(recovered)
+}
+
+/// The `generate` step: configure and make a copy of `dir`, then keep its files
+/// with one of the `keep` extensions under `into`, at their paths under `dir`.
+pub fn generate_sources(
+    unpacked: &Path,
+    spec: &Generate,
+    into: &Path,
+) -> Result<Recovered, Outcome> {
+    let dir = relative_parts(&spec.dir, "dir")?;
+    let source = unpacked.join(dir.join("/"));
+    if !source.join("configure").is_file() {
+        return Err(failed(format!(
+            "dir `{}` of the archive has no configure script",
+            spec.dir
+        )));
+    }
+    let sh = oracles::Tool::locate("sh")?;
+    let make = oracles::Tool::locate("make")?;
+    for tool in &spec.tools {
+        oracles::Tool::locate(tool)?;
+    }
+    let build = into.with_extension("build");
+    let _ = std::fs::remove_dir_all(&build);
+    let result = (|| {
+        copy_files(&source, &build)
+            .map_err(|e| failed(format!("cannot copy `{}`: {e}", spec.dir)))?;
+        sh.command(&build)
+            .arg("./configure")
+            .args(&spec.configure)
+            .timeout(GENERATE_BOUND)
+            .run()?;
+        for args in &spec.make {
+            make.command(&build)
+                .args(args)
+                .timeout(GENERATE_BOUND)
+                .run()?;
+        }
+        keep_sources(&build, &into.join(dir.join("/")), &spec.keep)
+    })();
+    let _ = std::fs::remove_dir_all(&build);
+    result
+}
+
+/// Copies the files of `build` with a kept extension to `into`; counts them.
+fn keep_sources(build: &Path, into: &Path, keep: &[String]) -> Result<Recovered, Outcome> {
+    let mut found = Vec::new();
+    for extension in keep {
+        list_files(build, build, &format!(".{extension}"), &mut found)
+            .map_err(|e| failed(format!("cannot list the built tree: {e}")))?;
+    }
+    found.sort();
+    found.dedup();
+    if found.is_empty() {
+        return Err(failed(format!(
+            "the build left no file with extension {keep:?}"
+        )));
+    }
+    let mut counts = Recovered::default();
+    for relative in found {
+        let target = into.join(&relative);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| failed(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        let text = std::fs::read(build.join(&relative))
+            .map_err(|e| failed(format!("cannot read {relative}: {e}")))?;
+        std::fs::write(&target, &text)
+            .map_err(|e| failed(format!("cannot write {relative}: {e}")))?;
+        counts.files += 1;
+        counts.lines += text.iter().filter(|&&b| b == b'\n').count() as u64;
+        let extension = relative.rsplit('.').next().unwrap_or_default().to_string();
+        *counts.by_extension.entry(extension).or_default() += 1;
+    }
+    Ok(counts)
+}
+
+/// Copies the regular files and directories under `from` to `to` (links are not
+/// carried over), keeping their permissions (`configure` is run by `sh`, but the
+/// scripts it runs are executed directly).
+fn copy_files(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    let mut entries: Vec<_> = std::fs::read_dir(from)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_files(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
 }
 
 /// Copies each `.d.ts` under `from` to its place under `at`, unless a source of the
@@ -556,5 +687,63 @@ mod tests {
         let mut plain = corpus.clone();
         plain.prepare = None;
         assert_eq!(prepared_tree(&unpacked, &plain, &cache).unwrap(), unpacked);
+    }
+    #[test]
+    fn a_generate_step_configures_makes_and_keeps_the_sources_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join("unpacked");
+        write(
+            &unpacked.join("pkg/configure"),
+            "#!/bin/sh\necho \"package G is end G; -- $1\" > gen.ads\n",
+        );
+        write(
+            &unpacked.join("pkg/Makefile"),
+            "made:\n\tcp gen.ads sub/made.adb\n",
+        );
+        write(&unpacked.join("pkg/sub/a.ads"), "package A is end A;\n");
+        write(&unpacked.join("pkg/sub/notes.txt"), "not a source\n");
+        let spec = Generate {
+            dir: "pkg".into(),
+            configure: vec!["--quiet".into()],
+            make: vec![vec!["made".into()]],
+            tools: vec![],
+            keep: vec!["ads".into(), "adb".into()],
+        };
+        let into = dir.path().join("out");
+        let got = generate_sources(&unpacked, &spec, &into).unwrap();
+        assert_eq!((got.files, got.lines), (3, 3));
+        assert_eq!(
+            std::fs::read_to_string(into.join("pkg/sub/made.adb")).unwrap(),
+            "package G is end G; -- --quiet\n"
+        );
+        assert!(into.join("pkg/gen.ads").is_file());
+        assert!(into.join("pkg/sub/a.ads").is_file());
+        assert!(!into.join("pkg/Makefile").exists() && !into.join("pkg/sub/notes.txt").exists());
+        assert!(
+            !into.with_extension("build").exists(),
+            "the build copy is removed"
+        );
+        let mut missing = spec.clone();
+        missing.tools = vec!["no-such-tool-anywhere".into()];
+        let err = generate_sources(&unpacked, &missing, &dir.path().join("out2")).unwrap_err();
+        assert_eq!(err.token(), "tool_missing");
+        let mut failing = spec;
+        failing.make = vec![vec!["no-such-target".into()]];
+        let err = generate_sources(&unpacked, &failing, &dir.path().join("out3")).unwrap_err();
+        assert_eq!(err.token(), "tool_failed");
+    }
+
+    #[test]
+    fn a_step_names_exactly_one_kind() {
+        let corpus: CorpusEntry = serde_json::from_value(serde_json::json!({
+            "id": "x", "language": "ada",
+            "source": {"registry": "debian", "package": "x", "version": "1",
+                       "sha256": "ab".repeat(32)},
+            "prepare": {},
+            "oracle": {"name": "gnat"}}))
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let err = prepared_tree(dir.path(), &corpus, &dir.path().join("cache")).unwrap_err();
+        assert!(err.to_string().contains("exactly one"), "{err}");
     }
 }

@@ -90,6 +90,17 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "c++",
             version_args: &["--version"],
         }),
+        // C#: Mono's compiler and runtime (Debian `mono-devel`).
+        "csharp" => Some(Recipe {
+            tools: &["mcs", "mono"],
+            version_tool: "mcs",
+            version_args: &["--version"],
+        }),
+        "ada" => Some(Recipe {
+            tools: &["gnatmake"],
+            version_tool: "gnatmake",
+            version_args: &["--version"],
+        }),
         // TypeScript cases are compiled by the pinned tsc (oracles/tsc), found by
         // path in `build_and_run_typescript`; JavaScript cases only need node.
         "typescript" => Some(Recipe {
@@ -97,8 +108,26 @@ fn recipe(language: &str) -> Option<Recipe> {
             version_tool: "node",
             version_args: &["--version"],
         }),
+        // Kotlin cases are compiled by the pinned kotlinc (oracles/kotlin), found by
+        // path in `build_and_run_kotlin`, and run on the JDK.
+        "kotlin" => Some(Recipe {
+            tools: &["java"],
+            version_tool: "kotlinc",
+            version_args: &["-version"],
+        }),
         _ => None,
     }
+}
+
+/// The build configuration the proofs of a language are built with, as the engine
+/// is told it: C++ cases are compiled `-std=c++17` (below); every other recipe is
+/// its compiler's default, which the engine's defaults mirror.
+pub fn engine_build(language: &str) -> crate::corpora::BuildConfiguration {
+    let mut build = crate::corpora::BuildConfiguration::default();
+    if language == "cpp" {
+        build.std = vec!["c++17".to_string()];
+    }
+    build
 }
 
 /// The toolchain of a proof language, with its version as the door reports it (or
@@ -110,7 +139,12 @@ pub fn toolchain_stamp(language: &str) -> NameVersion {
             version: "not_implemented".into(),
         };
     };
-    let version = Tool::locate(recipe.version_tool)
+    let tool = match language {
+        // The stamp is asked from the checkout the harness runs in.
+        "kotlin" => pinned_kotlinc(&std::env::current_dir().unwrap_or_default()),
+        _ => Tool::locate(recipe.version_tool),
+    };
+    let version = tool
         .and_then(|tool| tool.version(recipe.version_args))
         .unwrap_or_else(|outcome| outcome.token().to_string());
     NameVersion {
@@ -148,11 +182,14 @@ pub fn build_and_run(case: &ProofCase, bound: Duration) -> CaseRun {
     }
     let (build, finished) = match case.language.as_str() {
         "java" => build_and_run_java(&tools[0], &tools[1], &copy, scratch.path(), bound),
+        "csharp" => build_and_run_csharp(&tools[0], &tools[1], &copy, scratch.path(), bound),
         "rust" => build_and_run_rust(&tools[0], &copy, scratch.path(), bound),
         "c" | "cpp" => {
             build_and_run_native(&tools[0], &case.language, &copy, scratch.path(), bound)
         }
         "typescript" => build_and_run_typescript(&tools[0], case, &copy, scratch.path(), bound),
+        "kotlin" => build_and_run_kotlin(&tools[0], case, &copy, scratch.path(), bound),
+        "ada" => build_and_run_ada(&tools[0], &copy, scratch.path(), bound),
         "go" => (
             Step::NotNeeded,
             go_run(&tools[0], &copy, scratch.path())
@@ -217,6 +254,39 @@ fn build_and_run_java(
     (Step::Done, ran)
 }
 
+/// `mcs -out:<tmp>/main.exe` every `*.cs` of the copy (sorted), then
+/// `mono <tmp>/main.exe` in the copy.
+fn build_and_run_csharp(
+    mcs: &Tool,
+    mono: &Tool,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, &["cs"], &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let program = scratch.join("main.exe");
+    let mut out = std::ffi::OsString::from("-out:");
+    out.push(&program);
+    let built = mcs
+        .command(copy)
+        .arg(out)
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let ran = mono.command(copy).arg(&program).timeout(bound).run();
+    (Step::Done, ran)
+}
+
 /// `rustc --edition 2021 -C opt-level=0 -o <tmp>/main main.rs` in the copy (other
 /// modules come in through `mod x;` in main.rs), then the binary. A case with a
 /// `Cargo.toml` (its `[features]` are part of what it proves) is built by
@@ -244,6 +314,41 @@ fn build_and_run_rust(
         Ok(binary) => binary,
         Err(outcome) => return (Step::Failed(outcome.to_string()), Err(not_run())),
     };
+    let ran = match Tool::at("main", &binary) {
+        Ok(program) => program.command(copy).timeout(bound).run(),
+        Err(outcome) => Err(outcome),
+    };
+    (Step::Done, ran)
+}
+
+/// `gnatmake main.adb` (the units it needs found beside it), objects and the
+/// binary in the scratch directory, then the binary.
+fn build_and_run_ada(
+    gnatmake: &Tool,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let objects = scratch.join("obj");
+    if let Err(e) = std::fs::create_dir_all(&objects) {
+        return (
+            Step::Failed(format!("cannot create {}: {e}", objects.display())),
+            Err(not_run()),
+        );
+    }
+    let binary = scratch.join("main");
+    let built = gnatmake
+        .command(copy)
+        .args(["-q", "-gnatws", "-D"])
+        .arg(&objects)
+        .arg("main.adb")
+        .arg("-o")
+        .arg(&binary)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
     let ran = match Tool::at("main", &binary) {
         Ok(program) => program.command(copy).timeout(bound).run(),
         Err(outcome) => Err(outcome),
@@ -291,6 +396,7 @@ fn build_and_run_native(
     let binary = scratch.join("main");
     let mut build = compiler.command(copy);
     if language == "cpp" {
+        // What `engine_build` tells the engine.
         build = build.arg("-std=c++17");
     }
     let built = build
@@ -421,6 +527,78 @@ fn build_and_run_typescript_project(
     (Step::Done, ran)
 }
 
+/// The pinned Kotlin compiler: `CALLGRAPH_KOTLINC` when set, else
+/// `oracles/kotlin/node_modules/kotlin-compiler/bin/kotlinc` of the checkout `root`
+/// (installed by `npm ci --prefix oracles/kotlin`).
+fn pinned_kotlinc(root: &Path) -> Result<Tool, Outcome> {
+    if let Some(path) = std::env::var_os("CALLGRAPH_KOTLINC") {
+        return Tool::at("kotlinc", Path::new(&path));
+    }
+    Tool::at(
+        "kotlinc",
+        &root.join("oracles/kotlin/node_modules/kotlin-compiler/bin/kotlinc"),
+    )
+}
+
+/// `kotlinc -d <tmp>/classes` every `*.kt` of the copy (one compiler start per
+/// case: the cases share file and class names, so one invocation cannot hold
+/// two of them), then `java -cp <tmp>/classes:<kotlin-stdlib.jar> MainKt` (the
+/// class of `Main.kt`'s top-level `main`). The standard library is the pinned
+/// compiler's own `lib/kotlin-stdlib.jar`. A missing kotlinc skips the case
+/// (`tool_missing`), never fails it.
+fn build_and_run_kotlin(
+    java: &Tool,
+    case: &ProofCase,
+    copy: &Path,
+    scratch: &Path,
+    bound: Duration,
+) -> (Step, Result<oracles::Finished, Outcome>) {
+    let case_dir = std::fs::canonicalize(&case.dir).unwrap_or_else(|_| case.dir.clone());
+    // <root>/proofs/kotlin/<case>
+    let root = case_dir.ancestors().nth(3).unwrap_or(Path::new(""));
+    let kotlinc = match pinned_kotlinc(root) {
+        Ok(k) => k,
+        Err(outcome) => return (Step::Skipped(outcome.to_string()), Err(outcome)),
+    };
+    let mut sources = Vec::new();
+    if let Err(e) = sources_with(copy, copy, &["kt"], &mut sources) {
+        return (
+            Step::Failed(format!("cannot list sources: {e}")),
+            Err(not_run()),
+        );
+    }
+    sources.sort();
+    let classes = scratch.join("classes");
+    let built = kotlinc
+        .command(copy)
+        .arg("-d")
+        .arg(&classes)
+        .arg("-nowarn")
+        .args(&sources)
+        .timeout(bound)
+        .run();
+    if let Err(outcome) = built {
+        return (Step::Failed(outcome.to_string()), Err(not_run()));
+    }
+    let stdlib = kotlinc
+        .path
+        .parent()
+        .and_then(Path::parent)
+        .map(|home| home.join("lib/kotlin-stdlib.jar"))
+        .unwrap_or_default();
+    let mut classpath = std::ffi::OsString::from(classes.as_os_str());
+    classpath.push(":");
+    classpath.push(stdlib.as_os_str());
+    let ran = java
+        .command(copy)
+        .arg("-cp")
+        .arg(classpath)
+        .arg("MainKt")
+        .timeout(bound)
+        .run();
+    (Step::Done, ran)
+}
+
 /// `go run .` in the copy: modules on, the module cache in the scratch directory,
 /// the build cache shared by every case under the system temporary directory (Go's
 /// cache is content-addressed and safe for concurrent use; a cache per case
@@ -538,10 +716,27 @@ mod tests {
     }
 
     #[test]
+    fn csharp_proofs_build_with_mcs_and_run_with_mono() {
+        let cs = recipe("csharp").expect("csharp has a recipe");
+        assert_eq!(cs.tools, &["mcs", "mono"]);
+        assert_eq!(
+            (cs.version_tool, cs.version_args),
+            ("mcs", &["--version"][..])
+        );
+    }
+
+    #[test]
     fn typescript_proofs_run_with_node() {
         let ts = recipe("typescript").expect("typescript has a recipe");
         assert_eq!(ts.tools, &["node"]);
         assert_eq!(ts.version_tool, "node");
+    }
+
+    #[test]
+    fn kotlin_proofs_run_on_the_jdk_with_the_pinned_kotlinc() {
+        let kt = recipe("kotlin").expect("kotlin has a recipe");
+        assert_eq!(kt.tools, &["java"]);
+        assert_eq!(kt.version_tool, "kotlinc");
     }
 
     #[test]

@@ -218,6 +218,20 @@ impl Report {
             if call.resolution.is_answer() && call.placed_by.is_none() {
                 return Some(format!("{at}: an answer without placed_by"));
             }
+            // The families are closed (DESIGN §4): an unknown one would be scored
+            // and printed as a family of its own (D21).
+            let families = call
+                .placed_by
+                .iter()
+                .chain(call.may_reach.as_ref().map(|m| &m.placed_by));
+            for family in families {
+                if !crate::families::is_family(family) {
+                    return Some(format!(
+                        "{at}: placed_by `{family}` is not a family; the families are {}",
+                        crate::families::FAMILIES.join(", ")
+                    ));
+                }
+            }
         }
         None
     }
@@ -230,6 +244,20 @@ fn wrong_schema(found: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_family_is_refused() {
+        let bad = GOOD.replacen(
+            "\"placed_by\": \"lexical\"",
+            "\"placed_by\": \"telepathy\"",
+            1,
+        );
+        assert_ne!(bad, GOOD);
+        let err = Report::from_slice(bad.as_bytes(), "r.json").unwrap_err();
+        assert_eq!(err.code(), "invalid_report");
+        assert!(err.to_string().contains("telepathy"), "{err}");
+        Report::from_slice(GOOD.as_bytes(), "r.json").unwrap();
+    }
 
     const GOOD: &str = r#"{
       "schema": "callgraph-report/1", "engine": {"version": "0.1.0"},

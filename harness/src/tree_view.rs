@@ -55,18 +55,18 @@ pub fn analysed_root(
     if view.is_dir() {
         return Ok(view);
     }
-    let partial = view.with_extension("partial");
-    let _ = std::fs::remove_dir_all(&partial);
-    for relative in &includes {
-        link_tree(&root.join(relative), &partial.join(relative))
-            .map_err(|e| failed(format!("cannot lay out `{}`: {e}", relative.display())))?;
-    }
-    std::fs::rename(&partial, &view)
-        .map_err(|e| failed(format!("cannot move the view into place: {e}")))?;
+    // Laid out in a directory of its own, renamed into place once whole (D2).
+    crate::fetch::build_into_place(&view, TOOL, |partial| {
+        for relative in &includes {
+            link_tree(&root.join(relative), &partial.join(relative))
+                .map_err(|e| failed(format!("cannot lay out `{}`: {e}", relative.display())))?;
+        }
+        Ok(())
+    })?;
     Ok(view)
 }
 
-/// `<id>-<pin prefix>-<digest of root and include list>`.
+/// `<id>-<pin>-<digest of root and include list>`, the whole pin (D3).
 fn view_name(corpus: &CorpusEntry) -> String {
     let mut hasher = Sha256::new();
     hasher.update(corpus.root.as_bytes());
@@ -83,7 +83,7 @@ fn view_name(corpus: &CorpusEntry) -> String {
         );
     }
     let digest = crate::proofs::hex(&hasher.finalize());
-    let pin = &corpus.source.sha256[..corpus.source.sha256.len().min(16)];
+    let pin = corpus.source.sha256.to_ascii_lowercase();
     format!("{}-{pin}-{}", corpus.id, &digest[..12])
 }
 

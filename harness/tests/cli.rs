@@ -506,7 +506,8 @@ fn corpora_without_an_oracle_are_outcomes_not_scores() {
         &out,
         &["--corpus", "jsoup", "--corpora", c],
     );
-    assert_code(&output, 0);
+    // The requested row could not be answered: exit 3, the tables written (D9).
+    assert_code(&output, 3);
     assert!(
         stdout(&output).contains("jsoup: not_implemented: oracle:no-such-oracle"),
         "{}",
@@ -522,7 +523,7 @@ fn corpora_without_an_oracle_are_outcomes_not_scores() {
 
     // --all: every proof language and every corpus, sorted by id.
     let all = measure(dir.path(), &e.good, &out, &["--all", "--corpora", c]);
-    assert_code(&all, 0);
+    assert_code(&all, 3);
     let json: serde_json::Value =
         serde_json::from_slice(&read(&out.join("measurements.json"))).unwrap();
     let ids: Vec<_> = json["rows"]
@@ -642,8 +643,10 @@ fn a_hanging_or_lying_proof_fails_and_is_reported() {
             "--proofs",
             root.to_str().unwrap(),
             "--no-engine",
+            // Long enough that the lying case's interpreter starts and prints under
+            // a loaded machine (1 s flaked), short enough that the hang is the bound.
             "--timeout",
-            "1",
+            "5",
         ],
     );
     let text = stdout(&output);
@@ -655,7 +658,7 @@ fn a_hanging_or_lying_proof_fails_and_is_reported() {
     assert_code(&output, 1);
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
     assert!(
-        text.contains("run failed: timeout: python3: killed after 1 s"),
+        text.contains("run failed: timeout: python3: killed after 5 s"),
         "{text}"
     );
     assert!(

@@ -97,7 +97,15 @@ fn fetch_refuses_a_wrong_checksum_naming_both_digests_and_unpacks_nothing() {
     let text = stdout(&refused);
     assert!(text.contains("tiny: checksum_mismatch"), "{text}");
     assert!(text.contains(&wrong) && text.contains(&sha), "{text}");
-    assert!(!cache.join("corpora").exists(), "something was unpacked");
+    // Only the entry's lock file (D2) is there: no tree, no record of an unpack.
+    let left: Vec<_> = std::fs::read_dir(cache.join("corpora"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !(e.path().is_file() && e.file_name().to_string_lossy().ends_with(".lock")))
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "something was unpacked: {left:?}");
     assert!(!cache.join("views").exists());
 
     let list = corpora(dir.path(), &tarball, &sha);

@@ -12,6 +12,12 @@
 //!   compiled from the root with `flags` (include directories, defines, standard),
 //!   the way a plain Makefile does.
 //!
+//! The engine is not given these commands but the corpus's build configuration
+//! (corpora.json `build`: defines, standards, exceptions, RTTI, one unit's own
+//! macros, macros that vary): before compiling, every unit's `clang -dM -E` with its
+//! own flags must equal the one with the flags the configuration gives it, or the
+//! run is `tool_failed` naming the unit (DECISIONS D34).
+//!
 //! Every unit gets `-S -emit-llvm -g -O0 -fstandalone-debug` (full class types in
 //! every unit, so a virtual call's class is known) and, for C++,
 //! `-flto -fwhole-program-vtables`, which makes clang type-test the vtable pointer
@@ -188,6 +194,15 @@ impl Oracle for Clang {
         if units.is_empty() {
             return Err(failed("no translation unit in the tree".into()));
         }
+        // The engine is told the corpus's build configuration, not these commands:
+        // every unit must preprocess as that configuration says (DECISIONS D34).
+        let base = if clang_options.build == "cmake" {
+            &compiled
+        } else {
+            &root
+        };
+        let build = CBuild::from_json(options.build).map_err(failed)?;
+        check_units_match_build(&units, base, &build, (&clang, &clangxx), options.timeout)?;
         let ll_dir = absolute_dir(&work.join("ll"))?;
         let mut modules = Vec::new();
         let mut rejected = Vec::new();
@@ -468,6 +483,147 @@ fn file_units(root: &Path, options: &ClangOptions) -> std::io::Result<Vec<Unit>>
     Ok(found)
 }
 
+/// The C/C++ part of the corpus's `build` configuration (corpora.json; the other
+/// languages' fields are not read here): what the engine is told.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct CBuild {
+    #[serde(default)]
+    pub defines: Vec<String>,
+    #[serde(default)]
+    pub std: Vec<String>,
+    #[serde(default)]
+    pub no_exceptions: bool,
+    #[serde(default)]
+    pub no_rtti: bool,
+    #[serde(default)]
+    pub unit_macros: std::collections::BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub varying_defines: Vec<String>,
+}
+
+impl CBuild {
+    pub fn from_json(value: &serde_json::Value) -> Result<CBuild, String> {
+        if value.is_null() {
+            return Ok(CBuild::default());
+        }
+        serde_json::from_value(value.clone()).map_err(|e| format!("build configuration: {e}"))
+    }
+
+    /// The flags that give a unit of this file and language the configuration's
+    /// preprocessor: its standard, C++'s exceptions and RTTI, the `-D`s, the unit's own.
+    pub fn flags_for(&self, rel: &str, cpp: bool) -> Vec<String> {
+        let mut flags: Vec<String> = self
+            .std
+            .iter()
+            .filter(|s| s.contains("++") == cpp)
+            .map(|s| format!("-std={s}"))
+            .collect();
+        if cpp && self.no_exceptions {
+            flags.push("-fno-exceptions".into());
+        }
+        if cpp && self.no_rtti {
+            flags.push("-fno-rtti".into());
+        }
+        flags.extend(self.defines.iter().map(|d| format!("-D{d}")));
+        flags.extend(self.unit_macros.get(rel).into_iter().flatten().cloned());
+        flags
+    }
+}
+
+/// A unit's own flags that can change what the preprocessor predefines: its
+/// command without the compiler, the source file, `-c`, the language and the
+/// include directories (which change where headers are found, not the macros).
+fn macro_flags(unit: &Unit) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = unit.arguments.iter().skip(1);
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "-I" | "-isystem" | "-iquote" | "-idirafter" | "-x" => {
+                words.next();
+            }
+            "-c" => {}
+            _ if w.starts_with("-I") || w.starts_with("-isystem") || w.starts_with("-iquote") => {}
+            _ if !w.starts_with('-') && unit.directory.join(w) == unit.file => {}
+            _ if !w.starts_with('-') && Path::new(w) == unit.file => {}
+            _ => out.push(w.clone()),
+        }
+    }
+    out
+}
+
+/// Every unit's predefined macros (`clang -dM -E` with its flags) are those of the
+/// corpus's build configuration (the same, with the configuration's flags), but for
+/// the macros it lists as varying between units. A unit that differs is a
+/// `tool_failed` naming it: engine and oracle would read two programs.
+fn check_units_match_build(
+    units: &[Unit],
+    base: &Path,
+    build: &CBuild,
+    compilers: (&Tool, &Tool),
+    timeout: std::time::Duration,
+) -> Result<(), Outcome> {
+    let mut dumps: std::collections::HashMap<(bool, PathBuf, Vec<String>), Vec<String>> =
+        Default::default();
+    let mut dump = |cpp: bool, dir: &Path, flags: Vec<String>| -> Result<Vec<String>, Outcome> {
+        let key = (cpp, dir.to_path_buf(), flags);
+        if let Some(d) = dumps.get(&key) {
+            return Ok(d.clone());
+        }
+        let compiler = if cpp { compilers.1 } else { compilers.0 };
+        let out = compiler
+            .command(dir)
+            .args(&key.2)
+            .args([
+                "-x",
+                if cpp { "c++" } else { "c" },
+                "-dM",
+                "-E",
+                "/dev/null",
+            ])
+            .timeout(timeout)
+            .run()?;
+        let lines: Vec<String> = out
+            .stdout
+            .lines()
+            .filter(|l| {
+                let name = l.split_whitespace().nth(1).unwrap_or("");
+                !build.varying_defines.iter().any(|v| v == name)
+            })
+            .map(str::to_string)
+            .collect();
+        let mut sorted = lines;
+        sorted.sort();
+        dumps.insert(key, sorted.clone());
+        Ok(sorted)
+    };
+    for unit in units {
+        let rel = unit
+            .file
+            .strip_prefix(base)
+            .map(|r| r.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let actual = dump(unit.cpp, &unit.directory, macro_flags(unit))?;
+        let expected = dump(unit.cpp, &unit.directory, build.flags_for(&rel, unit.cpp))?;
+        if actual != expected {
+            let extra: Vec<&String> = actual.iter().filter(|l| !expected.contains(l)).collect();
+            let missing: Vec<&String> = expected.iter().filter(|l| !actual.contains(l)).collect();
+            let show = |v: &[&String]| {
+                v.iter()
+                    .take(4)
+                    .map(|l| format!("`{l}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(failed(format!(
+                "corpora.json's build configuration does not describe unit {rel}: the unit has {}, the configuration {} (give the corpus's \"build\" its defines, std, no_exceptions, no_rtti, unit_macros or varying_defines)",
+                if extra.is_empty() { "nothing more".to_string() } else { show(&extra) },
+                if missing.is_empty() { "nothing more".to_string() } else { show(&missing) },
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn failed(detail: String) -> Outcome {
     Outcome::tool_failed(TOOL, detail)
 }
@@ -503,6 +659,42 @@ mod tests {
             strip_output_flags(&words),
             ["/usr/bin/clang++", "-DX=\"a b\"", "-I/p q", "/r/a.cc"]
         );
+    }
+
+    #[test]
+    fn a_build_configuration_gives_each_unit_its_flags() {
+        let build = CBuild::from_json(&serde_json::json!({
+            "defines": ["P=1"], "std": ["c11", "c++11"], "no_exceptions": true,
+            "unit_macros": {"db/u.cc": ["-UP"]}, "cfg": ["ignored"]
+        }))
+        .unwrap();
+        assert_eq!(
+            build.flags_for("db/u.cc", true),
+            ["-std=c++11", "-fno-exceptions", "-DP=1", "-UP"]
+        );
+        assert_eq!(build.flags_for("db/c.c", false), ["-std=c11", "-DP=1"]);
+        assert_eq!(
+            CBuild::from_json(&serde_json::Value::Null).unwrap(),
+            CBuild::default()
+        );
+        let unit = Unit {
+            file: PathBuf::from("/r/db/a.cc"),
+            directory: PathBuf::from("/b"),
+            arguments: [
+                "clang++",
+                "-DX",
+                "-I/r/include",
+                "-isystem",
+                "/s",
+                "-std=c++11",
+                "-c",
+                "/r/db/a.cc",
+            ]
+            .map(String::from)
+            .to_vec(),
+            cpp: true,
+        };
+        assert_eq!(macro_flags(&unit), ["-DX", "-std=c++11"]);
     }
 
     #[test]

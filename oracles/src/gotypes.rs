@@ -37,7 +37,6 @@ pub const HELPER_GO_SUM: &str = include_str!("../go/go.sum");
 const HELPER_SHA256: &str = "4c3aa170208179d77de38745a658ca9052e792b3a9cd57b1bc9f2dbaadf449e6";
 
 const TOOL: &str = "go";
-const PROXY: &str = "https://proxy.golang.org";
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GoTypes;
@@ -94,13 +93,13 @@ fn go_version_word(version: &str) -> String {
         .to_string()
 }
 
-/// The environment of every go command the adapter runs: modules from the proxy
-/// only (checked against the go.sum files), caches under the oracle cache, the
+/// The environment of every go command the adapter runs: modules from the proxy the
+/// machine configures (its `GOPROXY`, passed through the door; go's own default
+/// when unset), checked against the go.sum files, caches under the oracle cache, the
 /// installed toolchain only, no cgo.
 fn go_env(invocation: Invocation, cache: &Path) -> Invocation {
     invocation
         .env("GOFLAGS", "-mod=mod")
-        .env("GOPROXY", PROXY)
         .env("GOSUMDB", "off")
         .env("GOTOOLCHAIN", "local")
         .env("GOENV", "off")

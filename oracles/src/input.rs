@@ -18,11 +18,12 @@ pub const INPUT_CAP_ENV: &str = "HARNESS_MAX_INPUT_BYTES";
 /// A file that could not be read, or was refused before parsing.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    #[error("unreadable: {path}: {source}")]
+    /// The OS error is in the sentence and not also a `source`, so a chain
+    /// printed with `{:#}` says it once (D23).
+    #[error("unreadable: {path}: {error}")]
     Unreadable {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("too_large: {path}: the file is larger than the cap of {cap} bytes")]
     TooLarge { path: PathBuf, cap: u64 },
@@ -51,9 +52,9 @@ pub fn input_cap_from_env() -> u64 {
 /// The length is checked before reading and again while reading, because a file can
 /// grow between the two (an engine still writing its report).
 pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
-    let unreadable = |source| InputError::Unreadable {
+    let unreadable = |error| InputError::Unreadable {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let file = File::open(path).map_err(unreadable)?;
     let declared = file.metadata().map_err(unreadable)?.len();

@@ -165,10 +165,10 @@ impl Oracle for Javac {
         if let Some(release) = &javac_options.release {
             run = run.arg("--release").arg(release);
         }
-        run.run()?;
+        let finished = run.run()?;
 
         let text = std::fs::read_to_string(&out)
-            .map_err(|e| failed("javac", format!("the helper wrote no sites: {e}")))?;
+            .map_err(|e| failed("javac", finished.wrote_no(&out, &e)))?;
         let stamp = OracleStamp::at_name(
             "javac",
             version.trim_start_matches("javac ").to_string(),

@@ -4,13 +4,18 @@
 //! Architecture invariant: nothing in this crate or the harness starts a process
 //! except through [`toolchain::Invocation`].
 
+pub mod ali;
 pub mod clang;
+pub mod gnat;
 pub mod gotypes;
 pub mod input;
 pub mod javac;
 pub mod llvm_ir;
 pub mod llvm_truth;
 pub mod maven;
+pub mod mcs;
+pub mod mcs_text;
+pub mod mcs_truth;
 pub mod oracle;
 pub mod pairs;
 pub mod pycg;

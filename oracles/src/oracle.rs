@@ -51,7 +51,7 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gotypes", "javac", "pytrace", "rustc", "rustc-ir", "tsc",
+        "clang", "gnat", "gotypes", "javac", "mcs", "pytrace", "rustc", "rustc-ir", "tsc",
     ]
 }
 
@@ -59,6 +59,7 @@ pub fn oracle_names() -> &'static [&'static str] {
 pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
     // Adding an adapter is one line here.
     match name {
+        "gnat" => Some(Box::new(crate::gnat::Gnat)),
         "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
         "javac" => Some(Box::new(crate::javac::Javac)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
@@ -67,6 +68,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
         "rustc-ir" => Some(Box::new(crate::rustc::Rustc)),
         "clang" => Some(Box::new(crate::clang::Clang)),
+        "mcs" => Some(Box::new(crate::mcs::Mcs)),
         _ => None,
     }
 }

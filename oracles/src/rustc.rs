@@ -6,7 +6,7 @@
 //!
 //! The crate is copied under the cache (its analysed tree is never written to), given
 //! the committed lock file `oracles/rust/<lock>/Cargo.lock` (its dependencies come
-//! from crates.io through cargo, checked against the lock's checksums with
+//! from the crate registry through cargo, checked against the lock's checksums with
 //! `--locked`), and built once per cargo target of `oracle.options.targets` with
 //!
 //! `cargo rustc --locked <target> -- --emit=llvm-ir -C debuginfo=2 -C opt-level=0

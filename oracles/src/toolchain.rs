@@ -6,12 +6,24 @@
 //! through files (so a grandchild that keeps a pipe open cannot hang the reader), and
 //! reports what went wrong as data: [`Outcome`] is what a table shows for a tool that
 //! is missing, failed or timed out, never a row of wrong answers.
+//!
+//! Nothing the door starts outlives the harness (D8). Every tool runs in a process
+//! group of its own, registered with a reaper: a small shell, started once, that
+//! reads the live groups from a pipe and kills the ones still listed when the pipe
+//! closes — whether the harness returned, panicked, or was killed by SIGINT, SIGTERM
+//! or SIGKILL. The harness is also the child subreaper of what it starts (Linux), so
+//! a child that left its group with `setsid` comes back to it when its parent dies,
+//! and is killed with the group it left when the tool runs past its bound (D23).
+//! Captured output is bounded while the tool runs, not only when it is read back: a
+//! capture file past its cap keeps its first bytes and is emptied (D12).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -19,8 +31,25 @@ use serde::{Deserialize, Serialize};
 /// Captured output above this many bytes per stream is cut (and says so).
 pub const DEFAULT_OUTPUT_CAP: u64 = 16 * 1024 * 1024;
 
-/// How long a `--version` probe may take.
+/// How long a `--version` probe may take, at most: [`set_tool_bound`] lowers it to
+/// the run's `--tool-timeout` (D23).
 const VERSION_PROBE_BOUND: Duration = Duration::from_secs(30);
+
+/// The run's bound on one tool, in milliseconds (0: not set).
+static TOOL_BOUND_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Tells the door the run's bound on one tool (`--tool-timeout`): no version probe
+/// waits longer.
+pub fn set_tool_bound(bound: Duration) {
+    TOOL_BOUND_MS.store(bound.as_millis().max(1) as u64, Ordering::SeqCst);
+}
+
+fn version_probe_bound() -> Duration {
+    match TOOL_BOUND_MS.load(Ordering::SeqCst) {
+        0 => VERSION_PROBE_BOUND,
+        ms => VERSION_PROBE_BOUND.min(Duration::from_millis(ms)),
+    }
+}
 
 /// Environment variables passed through from the harness's own environment. Anything
 /// else is dropped, so a stray `JAVA_TOOL_OPTIONS` or `PYTHONPATH` cannot change what
@@ -35,6 +64,13 @@ const PASSED_THROUGH: &[&str] = &[
     "TEMP",
     "SYSTEMROOT",
     "JAVA_HOME",
+    // How the machine reaches the registries, which the clients read from their own
+    // configuration (`cargo fetch`, `go mod download`): never chosen by the door.
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "GOPROXY",
+    "GOSUMDB",
+    "GOPRIVATE",
 ];
 
 /// Prefixes of variables passed through: the engine's own limits, and pyenv's shims
@@ -207,7 +243,7 @@ impl Tool {
         let finished = self
             .command(&cwd)
             .args(args)
-            .timeout(VERSION_PROBE_BOUND)
+            .timeout(version_probe_bound())
             .run()?;
         first_line(&finished.stdout)
             .or_else(|| first_line(&finished.stderr))
@@ -238,6 +274,29 @@ pub struct Finished {
     pub stdout: String,
     pub stderr: String,
     pub elapsed: Duration,
+}
+
+impl Finished {
+    /// Why a helper that ended on its own left no `file` behind, said once: its exit,
+    /// the read's error, and the start of what it printed, so garbage output is named
+    /// as such rather than as a missing file alone (D23).
+    pub fn wrote_no(&self, file: &Path, error: &std::io::Error) -> String {
+        let exit = match self.status {
+            Some(code) => format!("exited {code}"),
+            None => "was ended by a signal".to_string(),
+        };
+        let name = file
+            .file_name()
+            .unwrap_or(file.as_os_str())
+            .to_string_lossy();
+        let printed: String = self.stdout.trim().chars().take(120).collect();
+        let printed = if printed.is_empty() {
+            "printed nothing".to_string()
+        } else {
+            format!("printed {printed:?}")
+        };
+        format!("the helper {exit} and wrote no {name} ({error}); it {printed}")
+    }
 }
 
 impl Invocation {
@@ -289,27 +348,42 @@ impl Invocation {
     /// missing program, a failure to start, or the timeout are outcomes.
     pub fn run_unchecked(&self) -> Result<Finished, Outcome> {
         let capture = tempfile::tempdir().map_err(|e| self.failed(format!("no temp dir: {e}")))?;
-        let stdout_path = capture.path().join("stdout");
-        let stderr_path = capture.path().join("stderr");
+        let mut stdout = Capture::new(&capture.path().join("stdout"), self.output_cap)
+            .map_err(|e| self.failed(format!("cannot capture output: {e}")))?;
+        let mut stderr = Capture::new(&capture.path().join("stderr"), self.output_cap)
+            .map_err(|e| self.failed(format!("cannot capture output: {e}")))?;
         let expression = duct::cmd(&self.program, &self.args)
             .dir(&self.cwd)
             .full_env(self.environment())
             .stdin_null()
-            .stdout_path(&stdout_path)
-            .stderr_path(&stderr_path)
+            .stdout_file(stdout.writer().map_err(|e| self.failed(format!("{e}")))?)
+            .stderr_file(stderr.writer().map_err(|e| self.failed(format!("{e}")))?)
             .unchecked();
         let expression = in_own_process_group(expression);
         let started = Instant::now();
-        let handle = expression.start().map_err(|e| self.start_failure(e))?;
+        let handle = {
+            let _spawning = Reaper::spawn_lock();
+            let handle = expression.start().map_err(|e| self.start_failure(e))?;
+            Reaper::register(&handle.pids());
+            handle
+        };
+        let groups = handle.pids();
         let status = loop {
             match handle.try_wait() {
                 Ok(Some(output)) => break output.status.code(),
                 Ok(None) => {}
-                Err(e) => return Err(self.failed(format!("could not wait: {e}"))),
+                Err(e) => {
+                    Reaper::unregister(&groups);
+                    return Err(self.failed(format!("could not wait: {e}")));
+                }
             }
+            stdout.bound();
+            stderr.bound();
             if started.elapsed() >= self.timeout {
-                kill_process_groups(&handle.pids());
+                kill_process_groups(&groups);
                 let _ = handle.kill();
+                Reaper::unregister(&groups);
+                kill_orphans();
                 return Err(Outcome::Timeout {
                     tool: self.tool.clone(),
                     seconds: self.timeout.as_secs(),
@@ -317,10 +391,11 @@ impl Invocation {
             }
             std::thread::sleep(poll_interval(started.elapsed()));
         };
+        Reaper::unregister(&groups);
         Ok(Finished {
             status,
-            stdout: read_captured(&stdout_path, self.output_cap),
-            stderr: read_captured(&stderr_path, self.output_cap),
+            stdout: stdout.text(),
+            stderr: stderr.text(),
             elapsed: started.elapsed(),
         })
     }
@@ -413,31 +488,234 @@ fn in_own_process_group(expression: duct::Expression) -> duct::Expression {
 /// the child was made its group's leader.
 #[cfg(unix)]
 fn kill_process_groups(pids: &[u32]) {
-    for pid in pids {
-        // This helper run is part of the door itself; it is bounded by `kill`'s nature.
-        let _ = duct::cmd("kill", ["-KILL", "--", &format!("-{pid}")])
-            .stdin_null()
-            .stdout_null()
-            .stderr_null()
-            .unchecked()
-            .run();
+    for &pid in pids {
+        if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
     }
 }
 
 #[cfg(not(unix))]
 fn kill_process_groups(_pids: &[u32]) {}
 
-fn read_captured(path: &Path, cap: u64) -> String {
-    let mut bytes = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(cap).read_to_end(&mut bytes);
+/// The shell that kills what is still registered when the harness's end of its pipe
+/// closes (through `env kill`: dash's own `kill` takes no negative group id). It ignores the terminal's signals so that it outlives the harness; its
+/// list holds only groups still running (each is unregistered when its run ends, so
+/// a reused process id is never killed).
+const REAPER_SCRIPT: &str = r#"trap '' INT TERM HUP
+live=' '
+while read -r op pg; do
+  case "$op" in
+    +) live="$live$pg " ;;
+    -) rest=' '; for p in $live; do [ "$p" = "$pg" ] || rest="$rest$p "; done; live=$rest ;;
+  esac
+done
+for p in $live; do env kill -KILL -- "-$p" 2>/dev/null; done
+"#;
+
+/// The door's record of the process groups it started, and the reaper's pipe.
+struct Reaper {
+    live: BTreeSet<u32>,
+    pipe: Option<std::process::ChildStdin>,
+    pid: Option<u32>,
+}
+
+static REAPER: OnceLock<Mutex<Reaper>> = OnceLock::new();
+static SPAWNING: Mutex<()> = Mutex::new(());
+
+impl Reaper {
+    fn get() -> std::sync::MutexGuard<'static, Reaper> {
+        REAPER
+            .get_or_init(|| Mutex::new(Reaper::start()))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
-    let mut text = String::from_utf8_lossy(&bytes).into_owned();
-    let full = std::fs::metadata(path).map_or(0, |m| m.len());
-    if full > cap {
-        text.push_str("\n[output cut at the capture cap]\n");
+
+    /// Starts the reaper (once) and makes this process the subreaper of its
+    /// descendants. Without `sh` the door still works; only the guarantee on an
+    /// abrupt exit is lost.
+    fn start() -> Reaper {
+        become_subreaper();
+        let mut command = std::process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg(REAPER_SCRIPT)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let child = reaper_in_own_group(command).spawn();
+        match child {
+            Ok(mut child) => Reaper {
+                live: BTreeSet::new(),
+                pipe: child.stdin.take(),
+                pid: Some(child.id()),
+            },
+            Err(_) => Reaper {
+                live: BTreeSet::new(),
+                pipe: None,
+                pid: None,
+            },
+        }
     }
-    text
+
+    /// Held while a tool starts and is registered, so an orphan scan never takes a
+    /// tool just started for an orphan.
+    fn spawn_lock() -> std::sync::MutexGuard<'static, ()> {
+        drop(Reaper::get());
+        SPAWNING.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn register(groups: &[u32]) {
+        let mut reaper = Reaper::get();
+        for &g in groups {
+            reaper.live.insert(g);
+            reaper.say(&format!("+ {g}\n"));
+        }
+    }
+
+    fn unregister(groups: &[u32]) {
+        let mut reaper = Reaper::get();
+        for &g in groups {
+            reaper.live.remove(&g);
+            reaper.say(&format!("- {g}\n"));
+        }
+    }
+
+    fn say(&mut self, line: &str) {
+        if let Some(pipe) = self.pipe.as_mut() {
+            if pipe.write_all(line.as_bytes()).is_err() {
+                self.pipe = None;
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn reaper_in_own_group(mut command: std::process::Command) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    command
+}
+
+#[cfg(not(unix))]
+fn reaper_in_own_group(command: std::process::Command) -> std::process::Command {
+    command
+}
+
+#[cfg(target_os = "linux")]
+fn become_subreaper() {
+    let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+}
+
+#[cfg(not(target_os = "linux"))]
+fn become_subreaper() {}
+
+/// Kills this process's children that the door did not start: what a tool killed
+/// at its bound left behind outside its group (a `setsid` child, reparented here
+/// because this process is their subreaper), and reaps them.
+#[cfg(target_os = "linux")]
+fn kill_orphans() {
+    let _spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+    let (known, reaper) = {
+        let r = Reaper::get();
+        (r.live.clone(), r.pid)
+    };
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if known.contains(&pid) || Some(pid) == reaper || parent_of(pid) != Some(me) {
+            continue;
+        }
+        if let Some(p) = rustix::process::Pid::from_raw(pid as i32) {
+            let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+            let _ = rustix::process::waitpid(Some(p), rustix::process::WaitOptions::empty());
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn kill_orphans() {}
+
+/// The parent process id in `/proc/PID/stat` (the field after the command name,
+/// which may itself hold spaces and parentheses).
+#[cfg(target_os = "linux")]
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One captured stream: a file the tool appends to, kept under its cap while the
+/// tool runs. Past the cap the first `cap` bytes are kept in memory and the file is
+/// emptied (the tool writes in append mode, so it goes on at the file's new end):
+/// the disk holds at most what the tool writes between two polls.
+struct Capture {
+    file: std::fs::File,
+    cap: u64,
+    head: Option<Vec<u8>>,
+}
+
+impl Capture {
+    fn new(path: &Path, cap: u64) -> std::io::Result<Capture> {
+        let file = std::fs::OpenOptions::new()
+            .create_new(true)
+            .read(true)
+            .append(true)
+            .open(path)?;
+        Ok(Capture {
+            file,
+            cap,
+            head: None,
+        })
+    }
+
+    /// The handle the tool writes through (the same open file, in append mode).
+    fn writer(&self) -> std::io::Result<std::fs::File> {
+        self.file.try_clone()
+    }
+
+    /// Keeps the file under its cap (called at every poll).
+    fn bound(&mut self) {
+        let len = self.file.metadata().map_or(0, |m| m.len());
+        if len <= self.cap {
+            return;
+        }
+        if self.head.is_none() {
+            self.head = Some(self.read_head());
+        }
+        let _ = self.file.set_len(0);
+    }
+
+    fn read_head(&mut self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        if self.file.seek(std::io::SeekFrom::Start(0)).is_ok() {
+            let _ = (&self.file).take(self.cap).read_to_end(&mut bytes);
+        }
+        bytes
+    }
+
+    fn text(mut self) -> String {
+        let len = self.file.metadata().map_or(0, |m| m.len());
+        let cut = self.head.is_some() || len > self.cap;
+        let bytes = match self.head.take() {
+            Some(head) => head,
+            None => self.read_head(),
+        };
+        let mut text = String::from_utf8_lossy(&bytes).into_owned();
+        if cut {
+            text.push_str("\n[output cut at the capture cap]\n");
+        }
+        text
+    }
 }
 
 fn first_line(text: &str) -> Option<String> {
@@ -450,6 +728,94 @@ fn first_line(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_past_the_cap_does_not_fill_the_disk() {
+        // D12: a proof looping on writes filled 4.4 GB of temporary disk in 3 s.
+        let dir = tempfile::tempdir().unwrap();
+        let started = Instant::now();
+        let err = sh()
+            .command(dir.path())
+            .args([
+                "-c",
+                "echo first; yes 0123456789012345678901234567890123456789",
+            ])
+            .output_cap(1 << 20)
+            .timeout(Duration::from_secs(3))
+            .run()
+            .unwrap_err();
+        assert!(matches!(err, Outcome::Timeout { .. }), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // The bound holds while the tool runs: check it on a run that ends by itself.
+        let done = sh()
+            .command(dir.path())
+            .args([
+                "-c",
+                "head -c 50000000 /dev/zero | tr '\\0' x; echo; echo tail >&2",
+            ])
+            .output_cap(1 << 20)
+            .run()
+            .unwrap();
+        assert!(done.stdout.len() <= (1 << 20) + 64, "{}", done.stdout.len());
+        assert!(done.stdout.ends_with("[output cut at the capture cap]\n"));
+        assert_eq!(done.stderr, "tail\n");
+    }
+
+    #[test]
+    fn a_child_that_left_its_group_is_killed_with_it() {
+        // D23: a proof child started with `setsid` survived the kill at the bound.
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("survived");
+        let script = format!(
+            "setsid sh -c 'sleep 2; touch {}' & sleep 30",
+            marker.display()
+        );
+        let err = sh()
+            .command(dir.path())
+            .args(["-c", &script])
+            .timeout(Duration::from_millis(500))
+            .run()
+            .unwrap_err();
+        assert!(matches!(err, Outcome::Timeout { .. }), "{err}");
+        std::thread::sleep(Duration::from_millis(2500));
+        assert!(!marker.exists(), "the setsid child outlived the bound");
+    }
+
+    #[test]
+    fn a_helper_that_printed_garbage_and_wrote_no_file_is_named_as_such() {
+        // D23: "the helper wrote no sites: No such file or directory" for a helper
+        // that printed garbage and exited 0.
+        let finished = Finished {
+            status: Some(0),
+            stdout: "garbage\n".into(),
+            stderr: String::new(),
+            elapsed: Duration::from_millis(5),
+        };
+        let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let text = finished.wrote_no(Path::new("/w/sites.jsonl"), &missing);
+        assert!(
+            text.starts_with("the helper exited 0 and wrote no sites.jsonl ("),
+            "{text}"
+        );
+        assert!(text.ends_with("; it printed \"garbage\""), "{text}");
+        let silent = Finished {
+            stdout: String::new(),
+            ..finished
+        };
+        assert!(silent
+            .wrote_no(Path::new("sites.jsonl"), &missing)
+            .ends_with("it printed nothing"));
+    }
+
+    #[test]
+    fn the_version_probe_waits_no_longer_than_the_tool_bound() {
+        set_tool_bound(Duration::from_millis(300));
+        let started = Instant::now();
+        let err = sh().version(&["-c", "sleep 20"]).unwrap_err();
+        assert!(matches!(err, Outcome::Timeout { .. }), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        set_tool_bound(Duration::from_secs(3600));
+    }
 
     fn sh() -> Tool {
         Tool::locate("sh").expect("sh is on every unix machine")

@@ -239,6 +239,9 @@ impl Truth {
                 )));
             }
         }
+        if let Some(twice) = self.repeated_site() {
+            return Err(invalid(twice));
+        }
         for pair in &self.pairs {
             if pair.caller.line == 0 || pair.callee.line == 0 {
                 return Err(invalid(format!(
@@ -248,6 +251,36 @@ impl Truth {
             }
         }
         Ok(())
+    }
+}
+
+impl Truth {
+    /// Two judged sites at one position under one name, where the column is the
+    /// name's: one call listed twice, which would be scored twice (D21). Where the
+    /// column is the expression's start, `a.replace(x).replace(y)` writes two calls
+    /// of one name at one column, so only a truth of name columns is checked.
+    fn repeated_site(&self) -> Option<String> {
+        if self.oracle.column != ColumnUnit::Name {
+            return None;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let judged = self
+            .sites
+            .iter()
+            .chain(self.references.iter().flatten())
+            .filter(|s| s.is_judged());
+        for site in judged {
+            let Some(column) = site.column else {
+                continue;
+            };
+            if !seen.insert((&site.file, site.line, column, &site.name)) {
+                return Some(format!(
+                    "site {}:{}:{column} `{}` appears twice",
+                    site.file, site.line, site.name
+                ));
+            }
+        }
+        None
     }
 }
 
@@ -313,6 +346,23 @@ mod tests {
       "references": [{"file": "main.py", "line": 14, "column": 10, "name": "f",
          "targets": [{"kind": "in_tree", "file": "lib.py", "line": 1}]}],
       "future_field": 1}"#;
+
+    #[test]
+    fn a_site_listed_twice_is_refused_where_columns_are_names() {
+        let site = r#"{"file": "main.py", "line": 3, "column": 1, "name": "f", "primary": true,
+         "targets": [{"kind": "in_tree", "file": "lib.py", "line": 1}]},"#;
+        let twice = GOOD.replacen(site, &format!("{site}{site}"), 1);
+        assert_ne!(twice, GOOD);
+        let err = Truth::from_slice(twice.as_bytes(), "t.json").unwrap_err();
+        assert!(err.to_string().contains("appears twice"), "{err}");
+        // Two calls of one name at one expression start are two sites.
+        let starts = twice.replacen(
+            "\"column\": \"name\"",
+            "\"column\": \"expression_start\"",
+            1,
+        );
+        Truth::from_slice(starts.as_bytes(), "t.json").unwrap();
+    }
 
     #[test]
     fn the_proof_format_example_parses() {

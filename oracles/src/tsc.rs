@@ -163,7 +163,8 @@ impl Oracle for Tsc {
         let out = work.join("sites.jsonl");
         let compiler_options = build_compiler_options(options.build).map_err(failed)?;
 
-        node.command(&work)
+        let finished = node
+            .command(&work)
             .arg(format!("--max-old-space-size={HEAP_MIB}"))
             .arg(&helper)
             .arg("--modules")
@@ -181,8 +182,8 @@ impl Oracle for Tsc {
             .timeout(options.timeout)
             .run()?;
 
-        let text = std::fs::read_to_string(&out)
-            .map_err(|e| failed(format!("the helper wrote no sites: {e}")))?;
+        let text =
+            std::fs::read_to_string(&out).map_err(|e| failed(finished.wrote_no(&out, &e)))?;
         if text.trim().is_empty() {
             return Err(failed("the checker found no call in the tree".into()));
         }

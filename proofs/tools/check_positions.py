@@ -12,7 +12,8 @@ For every case (a directory holding expected.json):
     `for` loop: the column is the first token of the iterable);
   - every in_tree target: the file exists and `line` is the line of a declaration's
     name (Python `def`/`class`/`lambda`; Java a type, method or constructor
-    declaration), and that name is the site's name, or for a construction the
+    declaration; Ada a subprogram's `procedure`/`function`/`entry` line), and that
+    name is the site's name (Ada: without case), or for a construction the
     class's `__init__`/constructor, or for a lambda the `lambda` keyword. A target
     declared under another name (an alias, a table slot, a bound method) is
     accepted when the line is a declaration; py_trace.py / java_check.py check
@@ -31,6 +32,12 @@ JAVA_METHOD = re.compile(
     r"^\s*(?:@\w+\s+)*(?:(?:public|private|protected|static|final|abstract|default|synchronized|native)\s+)*"
     r"(?:<[^>]*>\s*)?(?P<ret>[\w$.]+(?:<[^()]*>)?(?:\[\])*\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*\([^)]*\)"
     r"\s*(?:throws\s+[\w$., ]+)?\s*(?P<end>[{;])")
+# Kotlin: `fun [<T>] [Recv.]name(`, a class/interface/object (a companion without a
+# name is `Companion`), a secondary `constructor(`.
+KT_FUN = re.compile(r"\bfun\s+(?:<[^>]*>\s*)?(?:[\w.<>?, ]+\.)?`?([A-Za-z_]\w*)`?\s*[(<]")
+KT_TYPE = re.compile(r"\b(?:class|interface|object)\s+([A-Za-z_]\w*)")
+KT_COMPANION = re.compile(r"\bcompanion\s+object\b(?!\s+[A-Za-z_])")
+KT_CONSTRUCTOR = re.compile(r"\bconstructor\s*\(")
 GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]")
 # C/C++: a function or member definition/declaration `T name(` / `T Class::name(`,
 # a constructor `Name(` / `Class::Name(`, a class/struct/union.
@@ -50,9 +57,20 @@ TS_DECL = [
     re.compile(r"^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*="),
     re.compile(r"^\s*[A-Za-z_$][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\()"),
 ]
+# Ada (names compare without case): a subprogram's declaration, body, renaming or
+# instance (`procedure P`, `function F`, `overriding function F`), an entry.
+ADA_DECL = re.compile(r"^\s*(?:overriding\s+|not\s+overriding\s+)?(?:procedure|function|entry)\s+([A-Za-z]\w*)", re.I)
 # a struct/enum/union: the target of the methods a `#[derive]` on it writes (D20)
 RUST_TYPE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)")
 JAVA_NOT_DECL = {"return", "new", "if", "while", "for", "switch", "catch", "throw", "else", "super", "this"}
+# C#: a type (class, struct, interface, enum, record, delegate), and a method,
+# constructor or local function `[modifiers] [Type] Name[<T>](` (an explicit
+# interface implementation `Type IFoo.Name(` declares `Name`).
+CS_TYPE = re.compile(r"\b(?:class|struct|interface|enum|record|delegate\s+[\w.<>\[\],?]+)\s+([A-Za-z_]\w*)")
+CS_METHOD = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|new|extern|partial|async|unsafe|readonly)\s+)*"
+    r"(?P<ret>[\w.]+(?:<[^()]*>)?(?:\[\])*\??\s+)?(?:[A-Za-z_]\w*\.)?(?P<name>[A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(")
+CS_NOT_DECL = {"return", "new", "if", "while", "for", "foreach", "switch", "catch", "throw", "else", "base", "this", "using", "lock", "nameof", "typeof"}
 
 
 def declared_names(lang, text):
@@ -89,6 +107,31 @@ def declared_names(lang, text):
         m = C_FUNC.search(text)
         if m and m.group(1) not in C_NOT_DECL and not text.lstrip().startswith("return"):
             names.add(re.sub(r"\s+", "", m.group(1)))
+        return names
+    if lang == "kotlin":
+        m = KT_FUN.search(text)
+        if m:
+            names.add(m.group(1))
+        names.update(KT_TYPE.findall(text))
+        if KT_COMPANION.search(text):
+            names.add("Companion")
+        if KT_CONSTRUCTOR.search(text):
+            names.add("constructor")
+        if re.search(r"\{\s*(?:[\w, ]+->)?", text) and "{" in text and "fun " not in text and "class " not in text:
+            names.add("lambda")
+        return names
+    if lang == "csharp":
+        names.update(CS_TYPE.findall(text))
+        m = CS_METHOD.match(text)
+        ret = (m.group("ret") or "").strip() if m else ""
+        if m and m.group("name") not in CS_NOT_DECL and ret not in CS_NOT_DECL \
+                and "=" not in text.split("(")[0] and (ret or not text.rstrip().endswith(";")):
+            names.add(m.group("name"))
+        return names
+    if lang == "ada":
+        m = ADA_DECL.match(text)
+        if m:
+            names.add(m.group(1))
         return names
     if lang == "go":
         # a func or method declaration, a struct/interface type, an interface's method spec
@@ -144,7 +187,8 @@ def check_case(path):
         problems.append(f"shape {exp.get('shape')!r} does not match the case name")
     if not os.path.isfile(os.path.join(path, "expected.stdout")):
         problems.append("expected.stdout missing")
-    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp"}.get(lang, "Main.java")
+    entry = {"python": "main.py", "go": "main.go", "rust": "main.rs", "c": "main.c", "cpp": "main.cpp",
+             "kotlin": "Main.kt", "csharp": "Main.cs", "ada": "main.adb"}.get(lang, "Main.java")
     if lang == "typescript":
         entry = "main.ts" if os.path.isfile(os.path.join(path, "main.ts")) else "main.js"
     if not os.path.isfile(os.path.join(path, entry)):
@@ -187,6 +231,10 @@ def check_case(path):
                     and IDENT.match(text[col:col + 1]):
                 # a construction `T x(…)` / `T x;` sits on the variable (clang's debug location)
                 pass
+            elif lang == "ada" and text[col:col + len(name)].lower() == name.lower() \
+                    and not (col > 0 and IDENT.match(text[col - 1:col])) \
+                    and not IDENT.match(text[col + len(name):col + len(name) + 1]):
+                pass  # Ada names compare without case
             elif text[col:col + len(name)] != name or (col > 0 and IDENT.match(text[col - 1:col])) \
                     or IDENT.match(text[col + len(name):col + len(name) + 1]):
                 at = text.find(name)
@@ -207,6 +255,8 @@ def check_case(path):
                 names = declared_names(lang, tl.decode())
                 if not names:
                     problems.append(f"{where}: target {t['file']}:{t['line']} is not a declaration: {tl.decode().strip()!r}")
+                elif lang == "ada" and s["name"].lower() in {n.lower() for n in names}:
+                    pass
                 elif not names & {s["name"], "__init__", "lambda"}:
                     indirect.append(f"{where} -> {t['file']}:{t['line']} declares {sorted(names)}")
     return problems, n, indirect
@@ -229,7 +279,7 @@ def main(argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     verbose = "-v" in argv
     argv = [a for a in argv if a != "-v"]
-    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript")
+    cases = cases_under(argv or [os.path.join(here, lang) for lang in ("python", "java", "go", "rust", "c", "cpp", "typescript", "kotlin", "csharp", "ada")
                                  if os.path.isdir(os.path.join(here, lang))])
     bad = 0
     total = 0

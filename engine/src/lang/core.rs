@@ -14,7 +14,30 @@ use crate::facts::{
     ArgShape, Call, CallIdx, CallKind, Callee, DeclIdx, FileFacts, LiteralType, Receiver, ScopeIdx,
     TypeRef, ValueExpr,
 };
-use crate::lang::syntax::{column_of, line_of};
+use crate::lang::syntax::{column_of, line_of, tail_of};
+
+/// Deeper syntax than this is not walked: the frontend stops descending and counts
+/// one parse error (`syntax::ErrorCount::too_deep`). It mirrors
+/// `Limits::default().max_depth`; the frontends' entry points take no limits.
+pub const MAX_DEPTH: u32 = 2_000;
+
+/// `wrote` is for people: a long callee is cut to its last bytes.
+pub const MAX_WROTE: usize = 120;
+
+/// The source between two byte offsets as a callee is written for people:
+/// whitespace collapsed (`a . b` reads `a.b`), a long text cut to its tail with
+/// `…` before it. Only a bounded slice is read, so the cost stays linear however
+/// long the receiver expression is.
+pub fn wrote(src: &[u8], start: usize, end: usize) -> String {
+    let from = start.max(end.saturating_sub(MAX_WROTE * 2));
+    let raw = String::from_utf8_lossy(&src[from..end]);
+    let mut text: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    text = text.replace(" .", ".").replace(". ", ".");
+    if from > start || text.len() > MAX_WROTE {
+        text = format!("…{}", tail_of(&text, MAX_WROTE));
+    }
+    text
+}
 
 /// What an expression is, as far as calls, receivers, arguments and values care.
 /// `X` is what one language adds (a lambda, a cast, `super`, a module value, …).
@@ -229,6 +252,21 @@ mod tests {
         // Not overridden: the default, nothing to follow.
         assert!(matches!(s.clone().receiver(), Receiver::Unknown));
         assert!(matches!(s.value(), ValueExpr::Unknown));
+    }
+
+    #[test]
+    fn the_depth_bound_is_the_limits_default() {
+        assert_eq!(MAX_DEPTH, crate::limits::Limits::default().max_depth);
+    }
+
+    #[test]
+    fn a_callee_is_written_collapsed_and_cut_to_its_tail() {
+        let src = b"a .\n   b(x)";
+        assert_eq!(wrote(src, 0, 8), "a.b");
+        let long = format!("{}.m", "x".repeat(400));
+        let w = wrote(long.as_bytes(), 0, long.len());
+        assert!(w.starts_with('…') && w.ends_with("x.m"));
+        assert!(w.len() <= MAX_WROTE + '…'.len_utf8());
     }
 
     #[test]

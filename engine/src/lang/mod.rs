@@ -1,11 +1,14 @@
 //! The language registry. Adding a language touches its own folder and one line in
 //! [`Language::ALL`] plus its arm in the `match`es below.
 
+pub mod ada;
 pub mod c;
 pub mod core;
 pub mod cpp;
+pub mod csharp;
 pub mod go;
 pub mod java;
+pub mod kotlin;
 pub mod python;
 pub mod rust;
 pub(crate) mod syntax;
@@ -27,6 +30,9 @@ pub enum Language {
     JavaScript,
     C,
     Cpp,
+    Kotlin,
+    CSharp,
+    Ada,
 }
 
 impl Language {
@@ -40,6 +46,9 @@ impl Language {
         Language::JavaScript,
         Language::C,
         Language::Cpp,
+        Language::Kotlin,
+        Language::CSharp,
+        Language::Ada,
     ];
 
     pub fn token(self) -> &'static str {
@@ -53,6 +62,9 @@ impl Language {
             Language::JavaScript => "javascript",
             Language::C => "c",
             Language::Cpp => "cpp",
+            Language::Kotlin => "kotlin",
+            Language::CSharp => "csharp",
+            Language::Ada => "ada",
         }
     }
 
@@ -74,7 +86,19 @@ impl Language {
             // `.h` is C or C++ by its content and the tree's (discover.rs).
             Language::C => &["c"],
             Language::Cpp => &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
+            // `.kts` scripts are read like sources; kotlinc compiles them as scripts.
+            Language::Kotlin => &["kt", "kts"],
+            Language::CSharp => &["cs"],
+            Language::Ada => &["ads", "adb"],
         }
+    }
+
+    /// Whether a file that is not valid UTF-8 is still read. C#: the compiler
+    /// reads such a file in the system code page (csc) or with replacement
+    /// characters (mcs), and it compiles: its other bytes can only stand in
+    /// comments and string literals, and the parse keeps every byte offset.
+    pub fn reads_any_encoding(self) -> bool {
+        self == Language::CSharp
     }
 
     /// Whether a path is a C/C++ header whose language its content decides (`.h`).
@@ -102,6 +126,9 @@ impl Language {
             }
             Language::C => c::policy::FAMILIES,
             Language::Cpp => cpp::policy::FAMILIES,
+            Language::Kotlin => kotlin::policy::FAMILIES,
+            Language::CSharp => csharp::policy::FAMILIES,
+            Language::Ada => ada::policy::FAMILIES,
         }
     }
 
@@ -116,6 +143,9 @@ impl Language {
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Language::C => tree_sitter_c::LANGUAGE.into(),
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Language::Ada => tree_sitter_ada::LANGUAGE.into(),
         }
     }
 
@@ -145,15 +175,25 @@ impl Language {
             Language::C | Language::Cpp => {
                 c::frontend::extract(self, path, source, tree, tree_wide)
             }
+            Language::Kotlin => kotlin::frontend::extract(path, source, tree),
+            Language::CSharp => csharp::frontend::extract(path, source, tree),
+            Language::Ada => ada::frontend::extract(path, source, tree, tree_wide),
         }
     }
 
-    /// The bytes to parse when they differ from the file's: C and C++ mask
-    /// visibility/attribute macros with spaces, byte for byte, so every position
-    /// still points where it did (lang/c/macros.rs).
-    pub fn prepare(self, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
+    /// The bytes to parse when they differ from the file's: C and C++ blank the
+    /// branches the build does not compile (lang/c/preproc.rs), then mask
+    /// visibility/attribute macros (lang/c/macros.rs); C# blanks its preprocessor
+    /// directives and the `#if` branches the build leaves out
+    /// (lang/csharp/preprocess.rs) — with spaces, byte for byte, so every position
+    /// still points where it did.
+    pub fn prepare(self, path: &str, source: &[u8], tree_wide: &TreeWide) -> Option<Vec<u8>> {
         match self {
-            Language::C | Language::Cpp => tree_wide.c_macros.mask(source),
+            Language::C | Language::Cpp => match tree_wide.c_blanks.apply(path, source) {
+                Some(blanked) => Some(tree_wide.c_macros.mask(&blanked).unwrap_or(blanked)),
+                None => tree_wide.c_macros.mask(source),
+            },
+            Language::CSharp => csharp::preprocess::mask(source, &tree_wide.config.c.defines),
             _ => None,
         }
     }
@@ -169,8 +209,13 @@ pub struct TreeWide {
     /// Build files by root-relative path.
     pub build_files: BTreeMap<String, Vec<u8>>,
     pub c_macros: c::macros::Macros,
+    /// C and C++: the branches no unit of the build compiles, per file.
+    pub c_blanks: c::preproc::Blanks,
     /// Rust: each package's enabled features, read from its `Cargo.toml` once.
     pub rust_packages: rust::cfg::Packages,
+    /// Ada: the subprogram names the tree declares (a bare name naming one is a
+    /// parameterless call).
+    pub ada_subprograms: ada::names::SubprogramNames,
 }
 
 impl TreeWide {
@@ -178,7 +223,32 @@ impl TreeWide {
         files: &[crate::discover::SourceFile],
         build_files: &[crate::discover::BuildFile],
         config: &crate::config::Configuration,
+        budget: &crate::parse::Budget,
     ) -> TreeWide {
+        let c_files: Vec<&crate::discover::SourceFile> = files
+            .iter()
+            .filter(|f| matches!(f.language, Language::C | Language::Cpp))
+            .collect();
+        let c_blanks = c::preproc::Blanks::collect(
+            &c_files
+                .iter()
+                .map(|f| c::preproc::Input {
+                    path: &f.path,
+                    bytes: &f.bytes,
+                    cpp: f.language == Language::Cpp,
+                })
+                .collect::<Vec<_>>(),
+            &config.c,
+        );
+        // Macros are read from what the build compiles: a `#define` in a blanked
+        // branch defines nothing.
+        let c_macros = c::macros::Macros::collect(c_files.iter().map(|f| {
+            let bytes = match c_blanks.apply(&f.path, &f.bytes) {
+                Some(b) => std::borrow::Cow::Owned(b),
+                None => std::borrow::Cow::Borrowed(f.bytes.as_slice()),
+            };
+            (bytes, c::is_header_path(&f.path))
+        }));
         let build_files: BTreeMap<String, Vec<u8>> = build_files
             .iter()
             .map(|b| (b.path.clone(), b.bytes.clone()))
@@ -187,11 +257,14 @@ impl TreeWide {
             config: config.clone(),
             rust_packages: rust::cfg::Packages::collect(&build_files, config),
             build_files,
-            c_macros: c::macros::Macros::collect(
+            c_macros,
+            c_blanks,
+            ada_subprograms: ada::names::SubprogramNames::collect(
                 files
                     .iter()
-                    .filter(|f| matches!(f.language, Language::C | Language::Cpp))
-                    .map(|f| (f.bytes.as_slice(), c::is_header_path(&f.path))),
+                    .filter(|f| f.language == Language::Ada)
+                    .map(|f| f.bytes.as_slice()),
+                budget,
             ),
         }
     }

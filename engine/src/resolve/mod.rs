@@ -253,6 +253,9 @@ pub fn resolver_for(language: Language) -> &'static dyn LanguageResolver {
         }
         Language::C => &crate::lang::c::resolve::C,
         Language::Cpp => &crate::lang::cpp::resolve::CPP,
+        Language::Kotlin => &crate::lang::kotlin::resolve::KOTLIN,
+        Language::CSharp => &crate::lang::csharp::resolve::CSHARP,
+        Language::Ada => &crate::lang::ada::resolve::ADA,
     }
 }
 

@@ -1,5 +1,5 @@
 //! The annotated-fixture harness shared by the Java and Go fixture tests (the
-//! `//- path` / `// ^ …` format documented in java_fixtures.rs). A test file that
+//! `//- path` / `// ^ …` format documented in java_fixtures.rs; Ada writes `-- ^ …`). A test file that
 //! uses it declares `fn fixtures_dir() -> PathBuf` and `const LANGUAGE: Language`,
 //! and may write its fixture tests with `fixtures!` (`#[macro_use] mod slash_fixtures;`).
 
@@ -92,7 +92,10 @@ pub fn parse_fixture(text: &str) -> Fixture {
 /// `//   ^ what` → (caret column, what).
 pub fn parse_expectation(line: &str) -> Option<(u32, Expect)> {
     let trimmed = line.trim_start();
-    let rest = trimmed.strip_prefix("//")?;
+    // Ada comments are `--`: its fixtures write `-- ^ …` under a call.
+    let rest = trimmed
+        .strip_prefix("//")
+        .or_else(|| trimmed.strip_prefix("--"))?;
     let caret_in_rest = rest.find('^')?;
     if !rest[..caret_in_rest].trim().is_empty() {
         return None;

@@ -170,12 +170,13 @@ mod tests {
 
     #[test]
     fn deb_src_is_found_in_both_source_formats() {
-        let deb822 = "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\n\n\
-                      Types: deb deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\n";
+        // A placeholder mirror: no registry host is named in the repository.
+        let deb822 = "Types: deb\nURIs: http://mirror.invalid/debian\nSuites: bookworm\n\n\
+                      Types: deb deb-src\nURIs: http://mirror.invalid/debian\nSuites: bookworm\n";
         assert!(has_deb_src(
             apt(&[("sources.list.d/debian.sources", deb822)]).path()
         ));
-        let binary_only = "Types: deb\nURIs: http://deb.debian.org/debian\n";
+        let binary_only = "Types: deb\nURIs: http://mirror.invalid/debian\n";
         assert!(!has_deb_src(
             apt(&[("sources.list.d/debian.sources", binary_only)]).path()
         ));

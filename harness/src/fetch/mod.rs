@@ -5,8 +5,14 @@
 //!
 //! Cache layout (under `--cache`, default `.cache/`):
 //! - `downloads/<registry>/<package>_<version>/` — what the client downloaded;
-//! - `corpora/<id>-<sha256 prefix>/` — the unpacked archive, renamed into place only
-//!   once complete, so its presence means "verified and whole";
+//! - `corpora/<id>-<sha256>/` — the unpacked archive, keyed by the whole pin. It is
+//!   unpacked into a temporary directory of its own and renamed into place only once
+//!   complete; `corpora/<id>-<sha256>.complete` then records the pin and the file
+//!   count, and every later use checks the archive against the pin again and the
+//!   tree against the record (D3);
+//! - `corpora/<id>-<sha256>.lock` — held (an advisory lock) while one process
+//!   verifies or unpacks that entry, so a second fetch waits instead of sharing or
+//!   deleting the first one's half-unpacked tree (D2);
 //! - `views/…` — the corpus's `include` subtrees ([`crate::tree_view`]).
 
 pub mod crates;
@@ -24,11 +30,118 @@ use sha2::{Digest, Sha256};
 
 use crate::corpora::CorpusEntry;
 
-/// The directory a verified archive of `corpus` is unpacked into.
+/// The directory a verified archive of `corpus` is unpacked into: keyed by the
+/// whole pin, so a pin that differs in any digit is another entry (D3).
 pub fn unpacked_dir(cache_dir: &Path, corpus: &CorpusEntry) -> PathBuf {
-    cache_dir
-        .join("corpora")
-        .join(format!("{}-{}", corpus.id, short(&corpus.source.sha256)))
+    cache_dir.join("corpora").join(format!(
+        "{}-{}",
+        corpus.id,
+        corpus.source.sha256.to_ascii_lowercase()
+    ))
+}
+
+/// What a complete unpack recorded beside its tree.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Completion {
+    sha256: String,
+    files: u64,
+}
+
+fn completion_path(target: &Path) -> PathBuf {
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(".complete");
+    target.with_file_name(name)
+}
+
+/// An advisory lock on one cache entry, held until dropped; other processes taking
+/// it wait (a fetch of another corpus does not).
+pub struct EntryLock(#[allow(dead_code)] std::fs::File);
+
+/// Takes the lock of `target` (`<target>.lock`), waiting for another holder.
+pub fn lock_entry(target: &Path, tool: &str) -> Result<EntryLock, Outcome> {
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    let path = target.with_file_name(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| tool_failed(tool, format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| tool_failed(tool, format!("cannot open {}: {e}", path.display())))?;
+    file.lock()
+        .map_err(|e| tool_failed(tool, format!("cannot lock {}: {e}", path.display())))?;
+    Ok(EntryLock(file))
+}
+
+/// Whether the tree at `target` is the complete unpack of an archive with this pin.
+fn is_complete(target: &Path, sha256: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(completion_path(target)) else {
+        return false;
+    };
+    let Ok(done) = serde_json::from_str::<Completion>(&text) else {
+        return false;
+    };
+    done.sha256 == sha256.to_ascii_lowercase()
+        && target.is_dir()
+        && count_files(target) == done.files
+}
+
+/// Regular files under `dir`, links not followed.
+pub fn count_files(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => count_files(&e.path()),
+            Ok(t) if t.is_file() => 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Builds a directory at `target` by `build` into a temporary directory of its own
+/// beside it, renamed into place once `build` succeeded: `target` is either absent
+/// or complete, and two processes never share a half-built one (D2). When another
+/// process put a complete `target` in place first, theirs is kept.
+pub fn build_into_place<T>(
+    target: &Path,
+    tool: &str,
+    build: impl FnOnce(&Path) -> Result<T, Outcome>,
+) -> Result<T, Outcome> {
+    let parent = target.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .map_err(|e| tool_failed(tool, format!("cannot create {}: {e}", parent.display())))?;
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}-"))
+        .suffix(".partial")
+        .tempdir_in(parent)
+        .map_err(|e| tool_failed(tool, format!("cannot create a temporary directory: {e}")))?;
+    let built = build(temp.path())?;
+    match std::fs::rename(temp.path(), target) {
+        Ok(()) => {
+            let _ = temp.keep();
+            Ok(built)
+        }
+        // Another process renamed its complete tree into place first.
+        Err(_) if target.is_dir() => Ok(built),
+        Err(e) => Err(tool_failed(
+            tool,
+            format!(
+                "cannot move the tree into place at {}: {e}",
+                target.display()
+            ),
+        )),
+    }
 }
 
 /// The download directory of one registry package.
@@ -49,10 +162,6 @@ pub fn fetch_verified(
     tool: &str,
     download: impl FnOnce() -> Result<PathBuf, Outcome>,
 ) -> Result<PathBuf, Outcome> {
-    let target = unpacked_dir(cache_dir, corpus);
-    if target.is_dir() {
-        return Ok(target);
-    }
     if !is_sha256(&corpus.source.sha256) {
         return Err(Outcome::ToolFailed {
             tool: tool.into(),
@@ -62,9 +171,46 @@ pub fn fetch_verified(
             ),
         });
     }
+    let target = unpacked_dir(cache_dir, corpus);
+    let _lock = lock_entry(&target, tool)?;
+    // The archive is checked against the pin on every use, not only the first: a
+    // cached download is hashed again without the network (`already_downloaded`).
     let archive = download()?;
+    verify(&archive, &corpus.source.sha256, tool)?;
+    if is_complete(&target, &corpus.source.sha256) {
+        return Ok(target);
+    }
+    // A tree without its record is what an interrupted run left: not ours to trust.
+    if target.exists() {
+        std::fs::remove_dir_all(&target)
+            .map_err(|e| tool_failed(tool, format!("cannot clear {}: {e}", target.display())))?;
+    }
+    let _ = std::fs::remove_file(completion_path(&target));
     verify_and_unpack(&archive, &corpus.source.sha256, &target, bound, tool)?;
+    let done = Completion {
+        sha256: corpus.source.sha256.to_ascii_lowercase(),
+        files: count_files(&target),
+    };
+    let text = serde_json::to_string(&done).expect("a completion serializes");
+    crate::atomic::write_atomic(&completion_path(&target), text.as_bytes())
+        .map_err(|e| tool_failed(tool, format!("cannot record the unpack: {e}")))?;
     Ok(target)
+}
+
+/// The archive's sha256 against the pin: `checksum_mismatch` naming both digests.
+fn verify(archive: &Path, expected: &str, tool: &str) -> Result<(), Outcome> {
+    let actual = sha256_file(archive)
+        .map_err(|e| tool_failed(tool, format!("cannot read {}: {e}", archive.display())))?;
+    let expected = expected.to_ascii_lowercase();
+    if actual != expected {
+        return Err(Outcome::ChecksumMismatch {
+            tool: tool.into(),
+            archive: file_name(archive),
+            expected,
+            actual,
+        });
+    }
+    Ok(())
 }
 
 /// Checks `archive` against `expected` (hex sha256) and unpacks it into `target`,
@@ -76,36 +222,8 @@ pub fn verify_and_unpack(
     bound: Duration,
     tool: &str,
 ) -> Result<(), Outcome> {
-    let failed = |detail: String| Outcome::ToolFailed {
-        tool: tool.into(),
-        detail,
-    };
-    let actual = sha256_file(archive)
-        .map_err(|e| failed(format!("cannot read {}: {e}", archive.display())))?;
-    let expected = expected.to_ascii_lowercase();
-    if actual != expected {
-        return Err(Outcome::ChecksumMismatch {
-            tool: tool.into(),
-            archive: file_name(archive),
-            expected,
-            actual,
-        });
-    }
-    let parent = target.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)
-        .map_err(|e| failed(format!("cannot create {}: {e}", parent.display())))?;
-    let partial = target.with_extension("partial");
-    let _ = std::fs::remove_dir_all(&partial);
-    std::fs::create_dir_all(&partial)
-        .map_err(|e| failed(format!("cannot create {}: {e}", partial.display())))?;
-    let unpacked = unpack(archive, &partial, bound);
-    if let Err(outcome) = unpacked {
-        let _ = std::fs::remove_dir_all(&partial);
-        return Err(outcome);
-    }
-    std::fs::rename(&partial, target)
-        .map_err(|e| failed(format!("cannot move the unpacked tree into place: {e}")))?;
-    Ok(())
+    verify(archive, expected, tool)?;
+    build_into_place(target, tool, |partial| unpack(archive, partial, bound))
 }
 
 /// Unpacks a tar (any compression GNU tar recognises) or a zip/jar into `into`.
@@ -156,10 +274,6 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
 
 fn is_sha256(text: &str) -> bool {
     text.len() == 64 && text.chars().all(|c| c.is_ascii_hexdigit())
-}
-
-fn short(sha: &str) -> &str {
-    &sha[..sha.len().min(16)]
 }
 
 fn file_name(path: &Path) -> String {
@@ -232,6 +346,100 @@ mod tests {
             .run()
             .unwrap();
         archive
+    }
+
+    fn local_corpus(archive: &Path, sha: &str) -> CorpusEntry {
+        serde_json::from_value(serde_json::json!({
+            "id": "pkg", "language": "java",
+            "source": {"registry": "local", "package": "pkg", "version": "1.0",
+                       "archive": archive.display().to_string(), "sha256": sha},
+            "oracle": {"name": "javac"}}))
+        .unwrap()
+    }
+
+    fn fetch_local(corpus: &CorpusEntry, cache: &Path) -> Result<PathBuf, Outcome> {
+        use crate::pipeline::Fetcher;
+        local::Local.fetch(corpus, cache, Duration::from_secs(60))
+    }
+
+    fn big_tarball(dir: &Path, files: usize) -> PathBuf {
+        let src = dir.join("big");
+        for i in 0..files {
+            let path = src.join(format!("pkg-1.0/d{}/F{i}.java", i % 50));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, format!("class F{i} {{}}\n")).unwrap();
+        }
+        let archive = dir.join("big.tar.gz");
+        Tool::locate("tar")
+            .unwrap()
+            .command(&src)
+            .args(["-czf"])
+            .arg(&archive)
+            .arg("pkg-1.0")
+            .run()
+            .unwrap();
+        archive
+    }
+
+    #[test]
+    fn a_pin_wrong_past_its_sixteenth_digit_is_a_mismatch_even_when_cached() {
+        // D3: the cache was keyed by 16 hex digits and a present tree never checked
+        // again, so this printed `verified`.
+        let dir = tempfile::tempdir().unwrap();
+        let archive = tarball(dir.path());
+        let sha = sha256_file(&archive).unwrap();
+        let cache = dir.path().join("cache");
+        let tree = fetch_local(&local_corpus(&archive, &sha), &cache).unwrap();
+        assert!(tree.join("pkg-1.0/src/A.java").is_file());
+        let mut wrong = sha.clone().into_bytes();
+        wrong[40] = if wrong[40] == b'0' { b'1' } else { b'0' };
+        let wrong = String::from_utf8(wrong).unwrap();
+        let err = fetch_local(&local_corpus(&archive, &wrong), &cache).unwrap_err();
+        assert_eq!(err.token(), "checksum_mismatch", "{err}");
+        // Reused when right, and checked each time.
+        assert_eq!(
+            fetch_local(&local_corpus(&archive, &sha), &cache).unwrap(),
+            tree
+        );
+    }
+
+    #[test]
+    fn a_tree_missing_files_since_its_unpack_is_unpacked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = tarball(dir.path());
+        let sha = sha256_file(&archive).unwrap();
+        let cache = dir.path().join("cache");
+        let tree = fetch_local(&local_corpus(&archive, &sha), &cache).unwrap();
+        std::fs::remove_file(tree.join("pkg-1.0/src/A.java")).unwrap();
+        let again = fetch_local(&local_corpus(&archive, &sha), &cache).unwrap();
+        assert!(again.join("pkg-1.0/src/A.java").is_file());
+    }
+
+    #[test]
+    fn two_fetches_at_once_both_get_the_whole_tree() {
+        // D2: the second fetch deleted or shared the first one's `.partial` and an
+        // incomplete tree (28 800 of 30 000 files) was installed as verified.
+        let dir = tempfile::tempdir().unwrap();
+        let archive = big_tarball(dir.path(), 3_000);
+        let sha = sha256_file(&archive).unwrap();
+        let cache = dir.path().join("cache");
+        let corpus = local_corpus(&archive, &sha);
+        let runs: Vec<_> = (0..2)
+            .map(|_| {
+                let (corpus, cache) = (corpus.clone(), cache.clone());
+                std::thread::spawn(move || fetch_local(&corpus, &cache))
+            })
+            .collect();
+        for run in runs {
+            let tree = run.join().unwrap().unwrap();
+            assert_eq!(count_files(&tree), 3_000);
+        }
+        let leftovers: Vec<_> = std::fs::read_dir(cache.join("corpora"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("partial"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
     }
 
     #[test]

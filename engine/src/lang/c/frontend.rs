@@ -54,69 +54,35 @@ pub fn extract(
     facts
 }
 
-/// Give every `#include "…"` the tree path of the file it names: relative to the
-/// including file's directory first, then to the root, then the one file of the
-/// tree whose path ends with it (none when several do).
+/// Give every `#include "…"` the tree path of the file it names
+/// (`lang/c/includes.rs`: beside the including file, then from the root, then the
+/// one file of the tree whose path ends with it; none when several do).
 pub fn resolve_includes(facts: &mut [FileFacts]) {
-    let paths: std::collections::HashSet<String> = facts
-        .iter()
-        .filter(|f| matches!(f.language, Language::C | Language::Cpp))
-        .map(|f| f.path.clone())
-        .collect();
-    let mut by_suffix: std::collections::HashMap<String, Vec<String>> = Default::default();
-    for p in &paths {
-        let mut rest = p.as_str();
-        loop {
-            by_suffix
-                .entry(rest.to_string())
-                .or_default()
-                .push(p.clone());
-            match rest.split_once('/') {
-                Some((_, r)) => rest = r,
-                None => break,
-            }
+    let paths = crate::lang::c::includes::IncludePaths::new(
+        facts
+            .iter()
+            .filter(|f| matches!(f.language, Language::C | Language::Cpp))
+            .map(|f| f.path.as_str()),
+    );
+    let mut found: Vec<(usize, usize, String)> = Vec::new();
+    for (fi, f) in facts.iter().enumerate() {
+        if !matches!(f.language, Language::C | Language::Cpp) {
+            continue;
         }
-    }
-    for f in facts
-        .iter_mut()
-        .filter(|f| matches!(f.language, Language::C | Language::Cpp))
-    {
-        let dir = f.path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        for import in f.imports.iter_mut() {
-            let ImportKind::CInclude { path, resolved, .. } = &mut import.kind else {
+        for (ii, import) in f.imports.iter().enumerate() {
+            let ImportKind::CInclude { path, .. } = &import.kind else {
                 continue;
             };
-            let beside = normalize(&if dir.is_empty() {
-                path.clone()
-            } else {
-                format!("{dir}/{path}")
-            });
-            let from_root = normalize(path);
-            *resolved = [beside, from_root]
-                .into_iter()
-                .flatten()
-                .find(|p| paths.contains(p))
-                .or_else(|| match by_suffix.get(path.trim_start_matches("./")) {
-                    Some(v) if v.len() == 1 => Some(v[0].clone()),
-                    _ => None,
-                });
-        }
-    }
-}
-
-/// `a/./b/../c.h` → `a/c.h`; `None` when it climbs out of the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut out: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
+            if let crate::lang::c::includes::Found::File(p) = paths.find(&f.path, path) {
+                found.push((fi, ii, p.to_string()));
             }
-            p => out.push(p),
         }
     }
-    Some(out.join("/"))
+    for (fi, ii, p) in found {
+        if let ImportKind::CInclude { resolved, .. } = &mut facts[fi].imports[ii].kind {
+            *resolved = Some(p);
+        }
+    }
 }
 
 /// What an expression is, as far as calls, receivers, values and references care.

@@ -98,11 +98,12 @@ struct Define {
 
 impl Macros {
     /// Read every `#define` of the tree's C/C++ files.
-    pub fn collect<'b>(files: impl Iterator<Item = (&'b [u8], bool)>) -> Macros {
+    pub fn collect<B: AsRef<[u8]>>(files: impl Iterator<Item = (B, bool)>) -> Macros {
         let mut defines: Vec<Define> = Vec::new();
         let mut class_names = FastSet::default();
         let mut operators = FastSet::default();
         for (bytes, in_header) in files {
+            let bytes = bytes.as_ref();
             if let Ok(text) = std::str::from_utf8(bytes) {
                 defines_of(text, in_header, &mut defines);
             }

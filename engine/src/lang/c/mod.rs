@@ -1,9 +1,12 @@
 //! C: frontend (tree → FileFacts, shared with C++), the macro pre-pass (shared),
 //! policy (closed lists, rule order) and the rules only C has. See README.md.
 
+pub mod clang14;
 pub mod frontend;
+pub mod includes;
 pub mod macros;
 pub mod policy;
+pub mod preproc;
 pub mod resolve;
 
 /// Whether a path is a header (`.h`, `.hpp`, `.hh`, `.hxx`, `.inc`): what it

@@ -127,7 +127,12 @@ pub fn outside_bases(cx: &Cx, order: &[Eid]) -> OutsideBases {
         let site = Site::of_decl(cx.index, t);
         for base in &cx.index.decl(t).bases {
             match resolve_type(tcx(cx), site, &base.path) {
-                Named::InTree(_) => {}
+                Named::InTree(b) if order.contains(&b) => {}
+                // A base that only the finished hierarchy names (a member type
+                // inherited by an enclosing class) was not linked when the
+                // hierarchy was built, so the walk of `order` never looked in
+                // it: it may declare the name.
+                Named::InTree(_) => return OutsideBases::Unsure,
                 Named::Outside { fqn, .. } => outside.push(fqn),
                 _ => return OutsideBases::Unsure,
             }

@@ -11,7 +11,9 @@ use crate::lang::java::eval::{arg_type, call_site};
 use crate::lang::java::lookup::{order, outside_bases, tcx, OutsideBases};
 use crate::lang::java::policy;
 use crate::lang::java::types::{jtype, JType, Site};
-use crate::resolve::overload::by_arity;
+use crate::resolve::overload::{
+    any_possible_by_phases, by_arity, select_by_phases, Candidate, Conversions, Fit,
+};
 use crate::resolve::Cx;
 
 /// The overload pass: the one declaration among `candidates` (sharing a qualified
@@ -25,46 +27,25 @@ pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> 
     }
 }
 
-/// Does an argument fit a parameter? `Maybe` when a type is not known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fit {
-    Yes,
-    Maybe,
-    No,
+/// Java's conversions for the shared phases (`resolve::overload`).
+struct JavaConversions<'c, 'a> {
+    cx: &'c Cx<'a>,
 }
 
-impl Fit {
-    fn and(self, other: Fit) -> Fit {
-        match (self, other) {
-            (Fit::No, _) | (_, Fit::No) => Fit::No,
-            (Fit::Maybe, _) | (_, Fit::Maybe) => Fit::Maybe,
-            _ => Fit::Yes,
-        }
+impl Conversions for JavaConversions<'_, '_> {
+    type Ty = JType;
+
+    fn compatible(&self, arg: &JType, param: &JType, boxing: bool) -> Fit {
+        compatible(self.cx, arg, param, boxing)
     }
 
-    fn from(b: bool) -> Fit {
-        if b {
-            Fit::Yes
-        } else {
-            Fit::No
-        }
+    fn array_of(&self, element: JType) -> JType {
+        JType::Array(Box::new(element))
     }
-}
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    /// Identity, widening primitive and reference conversions only.
-    Strict,
-    /// Boxing and unboxing too.
-    Loose,
-    /// Variable arity: trailing arguments against the element type.
-    Varargs,
-}
-
-struct Candidate {
-    eid: Eid,
-    params: Vec<JType>,
-    variadic: bool,
+    fn unknown(&self) -> JType {
+        JType::Unknown
+    }
 }
 
 /// Among candidates that all take the argument count: the one javac selects,
@@ -72,70 +53,22 @@ struct Candidate {
 pub fn select(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
     let site = call_site(file, call);
     let args: Vec<JType> = call.args.iter().map(|a| arg_type(cx, site, a)).collect();
-    let cands: Vec<Candidate> = candidates.iter().map(|&c| candidate(cx, c)).collect();
-    let phases = [Phase::Strict, Phase::Loose, Phase::Varargs];
-    let by_phase: Vec<Vec<Fit>> = phases
-        .iter()
-        .map(|&phase| {
-            cands
-                .iter()
-                .map(|c| applicable(cx, &args, c, phase))
-                .collect()
-        })
-        .collect();
-    if let Some(only) = the_only_possible(&cands, &by_phase) {
-        return Some(only);
-    }
-    for (fits, &phase) in by_phase.iter().zip(&phases) {
-        if fits.iter().all(|f| *f == Fit::No) {
-            continue;
-        }
-        if fits.contains(&Fit::Maybe) {
-            // A candidate that may apply could be the more specific one.
-            return None;
-        }
-        let yes: Vec<&Candidate> = cands
-            .iter()
-            .zip(fits)
-            .filter(|(_, f)| **f == Fit::Yes)
-            .map(|(c, _)| c)
-            .collect();
-        return most_specific(cx, &yes, args.len(), phase);
-    }
-    None
+    let cands: Vec<Candidate<JType>> = candidates.iter().map(|&c| candidate(cx, c)).collect();
+    select_by_phases(&JavaConversions { cx }, &args, &cands)
 }
 
 /// Whether the call's arguments leave any of `candidates` possible in some phase.
 pub fn any_possible(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> bool {
     let site = call_site(file, call);
     let args: Vec<JType> = call.args.iter().map(|a| arg_type(cx, site, a)).collect();
-    candidates.iter().any(|&c| {
-        let cand = candidate(cx, c);
-        [Phase::Strict, Phase::Loose, Phase::Varargs]
-            .iter()
-            .any(|&phase| applicable(cx, &args, &cand, phase) != Fit::No)
-    })
+    let cands: Vec<Candidate<JType>> = candidates.iter().map(|&c| candidate(cx, c)).collect();
+    any_possible_by_phases(&JavaConversions { cx }, &args, &cands)
 }
 
-/// Every other candidate is contradicted in every phase: the one that is not is
-/// the declaration the call (which compiles) reaches, whatever its unknowns.
-fn the_only_possible(cands: &[Candidate], by_phase: &[Vec<Fit>]) -> Option<Eid> {
-    let possible: Vec<Eid> = cands
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| by_phase.iter().any(|fits| fits[*i] != Fit::No))
-        .map(|(_, c)| c.eid)
-        .collect();
-    match possible.as_slice() {
-        [one] => Some(*one),
-        _ => None,
-    }
-}
-
-fn candidate(cx: &Cx, eid: Eid) -> Candidate {
+fn candidate(cx: &Cx, eid: Eid) -> Candidate<JType> {
     let decl = cx.index.decl(eid);
     let site = Site::of_decl(cx.index, eid);
-    let params = decl
+    let params: Vec<JType> = decl
         .params
         .iter()
         .map(|p| {
@@ -145,59 +78,9 @@ fn candidate(cx: &Cx, eid: Eid) -> Candidate {
         .collect();
     Candidate {
         eid,
+        required: params.len(),
         params,
         variadic: decl.params.last().is_some_and(|p| p.variadic),
-    }
-}
-
-/// The parameter type argument `i` meets in a phase (variadic: the element type
-/// past the fixed parameters in the variable-arity phase, the array before it).
-fn param_at(c: &Candidate, i: usize, phase: Phase) -> JType {
-    let last = c.params.len().saturating_sub(1);
-    if c.variadic && i >= last {
-        let element = c.params[last].clone();
-        return if phase == Phase::Varargs {
-            element
-        } else {
-            JType::Array(Box::new(element))
-        };
-    }
-    c.params.get(i).cloned().unwrap_or(JType::Unknown)
-}
-
-fn applicable(cx: &Cx, args: &[JType], c: &Candidate, phase: Phase) -> Fit {
-    let count_fits = match phase {
-        Phase::Varargs => c.variadic && args.len() + 1 >= c.params.len(),
-        _ => args.len() == c.params.len(),
-    };
-    if !count_fits {
-        return Fit::No;
-    }
-    let boxing = phase != Phase::Strict;
-    args.iter().enumerate().fold(Fit::Yes, |acc, (i, a)| {
-        acc.and(compatible(cx, a, &param_at(c, i, phase), boxing))
-    })
-}
-
-/// The one applicable candidate more specific than every other (each parameter a
-/// subtype of the other's), or `None`.
-fn most_specific(cx: &Cx, yes: &[&Candidate], n: usize, phase: Phase) -> Option<Eid> {
-    if let [one] = yes {
-        return Some(one.eid);
-    }
-    let more_specific = |m: &Candidate, o: &Candidate| {
-        (0..n).all(|i| {
-            compatible(cx, &param_at(m, i, phase), &param_at(o, i, phase), false) == Fit::Yes
-        })
-    };
-    let best: Vec<Eid> = yes
-        .iter()
-        .filter(|m| yes.iter().all(|o| o.eid == m.eid || more_specific(m, o)))
-        .map(|m| m.eid)
-        .collect();
-    match best.as_slice() {
-        [one] => Some(*one),
-        _ => None,
     }
 }
 

@@ -170,6 +170,10 @@ fn not_declared_in_tree(cx: &Cx, ty: Eid, order: &[Eid], name: &str, family: Fam
     if let Some(d) = implicit_member(cx, ty, name, family) {
         return d;
     }
+    if cx.hierarchy.order_was_cut(ty) {
+        // The lookup stopped at the depth bound: a type further up may declare it (D18).
+        return Decision::Refuse(Reason::Refused);
+    }
     match outside_bases(cx, order) {
         OutsideBases::None => Decision::Unresolved,
         OutsideBases::Outside(bases) => match outside_bases_with(&bases, name).first() {

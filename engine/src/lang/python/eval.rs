@@ -1303,10 +1303,8 @@ impl<'c, 'a> Py<'c, 'a> {
     pub fn own_type_dispatch(&self, ty: Eid, attr: &str, hops: u32) -> Option<Vec<Eid>> {
         const MAX_TYPES: usize = 64;
         let mut types = vec![ty];
-        types.extend(self.cx.hierarchy.below(ty));
-        if types.len() > MAX_TYPES {
-            return None;
-        }
+        // Bounded walk: a class with thousands of subclasses is not listed per call (D14).
+        types.extend(self.cx.hierarchy.below_at_most(ty, MAX_TYPES - 1)?);
         let mut out = Vec::new();
         for t in types {
             // Not `OwnType`: that family asks whether a subclass overrides, which

@@ -1,0 +1,826 @@
+//! Ada facts (tree-sitter-ada 0.9.2): library units, packages, subprograms,
+//! renamings, instances, objects, with/use clauses and call sites, written on the
+//! shared core (`lang/core.rs`).
+//!
+//! Every name is lower-cased where it is read: Ada names compare without case, and
+//! no later stage re-reads text. A file's `module` is `[unit, role]`: the library
+//! unit's full name and `spec`, `body` or `subunit` (a subunit names its parent
+//! unit, whose body it continues).
+//!
+//! Declarations carry what the resolver needs in `decorators` (one segment each):
+//! `generic`, `body` (a package body or a subprogram body), `stub` (`is
+//! separate`), `renames` and `instance` (the renamed or instantiated name is
+//! `bases[0]`), `subunit` (the proper body of a stub, in its own file).
+
+use tree_sitter::Node;
+
+use super::names::SubprogramNames;
+use crate::facts::{
+    ArgShape, BindingValue, Callee, Decl, DeclIdx, DeclKind, Decorator, FileFacts, Import,
+    ImportKind, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef,
+};
+use crate::lang::core::{push_call, CallSite, NoExtension, Shape};
+use crate::lang::syntax::{children, line_of, named_children, ErrorCount};
+use crate::lang::{Language, TreeWide};
+
+/// Deeper than this the walk stops (counted as one parse error).
+pub const MAX_DEPTH: u32 = 2_000;
+
+/// The longest dotted name read (`a.b.c…`): a longer one is nothing to follow.
+const MAX_SEGMENTS: usize = 64;
+
+pub fn extract(
+    path: &str,
+    source: &[u8],
+    tree: &tree_sitter::Tree,
+    tree_wide: &TreeWide,
+) -> FileFacts {
+    let mut w = Walker {
+        src: source,
+        facts: FileFacts::new(path, Language::Ada),
+        errors: ErrorCount::default(),
+        names: &tree_wide.ada_subprograms,
+    };
+    let root = tree.root_node();
+    let at = Ctx {
+        scope: 0,
+        caller: None,
+        parent: None,
+    };
+    w.walk(root, at, 0);
+    if w.facts.module.is_empty() {
+        w.facts.module = vec![String::new(), role(path, false).into()];
+    }
+    w.facts.parse_errors = w.errors.total(tree);
+    w.facts.finish();
+    w.facts
+}
+
+fn role(path: &str, subunit: bool) -> &'static str {
+    match (subunit, path.ends_with(".ads")) {
+        (true, _) => "subunit",
+        (false, true) => "spec",
+        (false, false) => "body",
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    scope: ScopeIdx,
+    /// The body the calls written here run in.
+    caller: Option<DeclIdx>,
+    /// The declaration new declarations belong to.
+    parent: Option<DeclIdx>,
+}
+
+struct Walker<'s> {
+    src: &'s [u8],
+    facts: FileFacts,
+    errors: ErrorCount,
+    names: &'s SubprogramNames,
+}
+
+/// A name as the source writes it, lower-cased by segment.
+fn lower(src: &[u8], node: Node) -> String {
+    crate::lang::node_text(src, node).to_ascii_lowercase()
+}
+
+/// `a.b.c` as segments, when the node is an identifier or a selected component of
+/// identifiers; `None` for anything else (a call, an attribute, `.all`).
+pub(crate) fn dotted(src: &[u8], node: Node) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = node;
+    loop {
+        if out.len() >= MAX_SEGMENTS {
+            return None;
+        }
+        match cur.kind() {
+            "identifier" => {
+                out.push(lower(src, cur));
+                break;
+            }
+            "selected_component" => {
+                let selector = cur.child_by_field_name("selector_name")?;
+                if selector.kind() != "identifier" {
+                    return None;
+                }
+                out.push(lower(src, selector));
+                cur = cur.child_by_field_name("prefix")?;
+            }
+            _ => return None,
+        }
+    }
+    out.reverse();
+    Some(out)
+}
+
+/// The node that names the declared entity: the selector of a dotted name.
+fn name_token(node: Node) -> Node {
+    match node.kind() {
+        "selected_component" => node.child_by_field_name("selector_name").unwrap_or(node),
+        _ => node,
+    }
+}
+
+/// Whether a `name` node holds a tick (`Float'Image`, `X'Access`): an attribute.
+fn has_tick(node: Node) -> bool {
+    children(node).any(|c| c.kind() == "tick")
+}
+
+impl<'s> Walker<'s> {
+    fn walk(&mut self, node: Node, cx: Ctx, depth: u32) {
+        if self.errors.too_deep(depth, MAX_DEPTH) {
+            return;
+        }
+        self.errors.note(node);
+        match node.kind() {
+            "comment" => {}
+            "with_clause" => self.with_clause(node),
+            "use_clause" => self.use_clause(node, cx),
+            "subunit" => self.subunit(node, cx, depth),
+            "package_declaration" => self.package(node, cx, depth, &[]),
+            "generic_package_declaration" => self.generic_package(node, cx, depth),
+            "package_body" => self.package(node, cx, depth, &["body"]),
+            "subprogram_declaration"
+            | "null_procedure_declaration"
+            | "formal_concrete_subprogram_declaration"
+            | "formal_abstract_subprogram_declaration"
+            | "entry_declaration" => self.subprogram(node, cx, depth, &[]),
+            "generic_subprogram_declaration" => self.subprogram(node, cx, depth, &["generic"]),
+            "subprogram_body" => self.subprogram(node, cx, depth, &["body"]),
+            "subprogram_body_stub" => self.subprogram(node, cx, depth, &["stub"]),
+            "expression_function_declaration" => self.subprogram(node, cx, depth, &[]),
+            "subprogram_renaming_declaration" => self.subprogram(node, cx, depth, &["renames"]),
+            "generic_instantiation" => self.instance(node, cx),
+            "package_renaming_declaration" => self.package_renaming(node, cx),
+            "object_declaration" | "number_declaration" => self.object(node, cx, depth),
+            "loop_parameter_specification"
+            | "iterator_specification"
+            | "choice_parameter_specification"
+            | "extended_return_object_declaration" => self.opaque_names(node, cx, depth),
+            "full_type_declaration"
+            | "private_type_declaration"
+            | "private_extension_declaration"
+            | "subtype_declaration"
+            | "incomplete_type_declaration"
+            | "task_type_declaration"
+            | "protected_type_declaration"
+            | "single_task_declaration"
+            | "single_protected_declaration"
+            | "protected_body"
+            | "task_body" => self.type_declaration(node, cx, depth),
+            "block_statement" => {
+                let scope = self.facts.scopes.len() as ScopeIdx;
+                self.facts
+                    .scopes
+                    .push(Scope::new(ScopeKind::Block, Some(cx.scope), None));
+                self.walk_children(node, Ctx { scope, ..cx }, depth);
+            }
+            "procedure_call_statement" | "function_call" => self.call(node, cx, depth),
+            "term" | "factor_not" | "factor_abs" | "factor_power" => self.term(node, cx, depth),
+            _ => self.walk_children(node, cx, depth),
+        }
+    }
+
+    fn walk_children(&mut self, node: Node, cx: Ctx, depth: u32) {
+        for child in named_children(node) {
+            self.walk(child, cx, depth + 1);
+        }
+    }
+
+    fn with_clause(&mut self, node: Node) {
+        for child in named_children(node) {
+            if let Some(path) = dotted(self.src, child) {
+                self.facts.imports.push(Import {
+                    line: line_of(child),
+                    kind: ImportKind::AdaWith { path },
+                });
+            }
+        }
+    }
+
+    fn use_clause(&mut self, node: Node, cx: Ctx) {
+        let words: Vec<&str> = children(node)
+            .filter(|c| !c.is_named())
+            .map(|c| c.kind())
+            .collect();
+        let has = |w: &str| words.iter().any(|k| k.eq_ignore_ascii_case(w));
+        // `use type T` makes T's operators visible, and operators are no sites.
+        if has("type") && !has("all") {
+            return;
+        }
+        for child in named_children(node) {
+            if let Some(path) = dotted(self.src, child) {
+                self.facts.imports.push(Import {
+                    line: line_of(child),
+                    kind: ImportKind::AdaUse {
+                        path,
+                        scope: cx.scope,
+                        all_type: has("type"),
+                    },
+                });
+            }
+        }
+    }
+
+    /// `separate (Parent) <body>`: the body continues Parent's.
+    fn subunit(&mut self, node: Node, cx: Ctx, depth: u32) {
+        if let Some(parent) = node
+            .child_by_field_name("parent_unit_name")
+            .and_then(|p| dotted(self.src, p))
+        {
+            self.facts.module = vec![parent.join("."), "subunit".into()];
+        }
+        for child in named_children(node) {
+            if child.kind() == "subprogram_body" {
+                self.subprogram(child, cx, depth + 1, &["body", "subunit"]);
+            } else if child.kind() == "package_body" {
+                self.package(child, cx, depth + 1, &["body", "subunit"]);
+            }
+        }
+    }
+
+    /// The library unit's name, once: the first unit a file declares.
+    fn set_unit(&mut self, path: &[String]) {
+        if self.facts.module.is_empty() {
+            let r = role(&self.facts.path, false);
+            self.facts.module = vec![path.join("."), r.into()];
+        }
+    }
+
+    fn declare(
+        &mut self,
+        name_node: Node,
+        kind: DeclKind,
+        cx: Ctx,
+        end: Node,
+        tags: &[&str],
+    ) -> DeclIdx {
+        let token = name_token(name_node);
+        let name = match token.kind() {
+            // An operator designator keeps its quotes: `"+"`.
+            "string_literal" => crate::lang::node_text(self.src, token).to_string(),
+            _ => lower(self.src, token),
+        };
+        let mut decl = Decl::new(
+            name.clone(),
+            kind,
+            cx.parent,
+            cx.scope,
+            (line_of(token), crate::lang::syntax::column_of(token)),
+            end.end_position().row as u32 + 1,
+        );
+        if kind == DeclKind::Class {
+            decl.is_module = true;
+        }
+        decl.decorators = tags
+            .iter()
+            .map(|t| Decorator {
+                path: vec![(*t).to_string()],
+                called: false,
+            })
+            .collect();
+        let idx = self.facts.decls.len() as DeclIdx;
+        self.facts.decls.push(decl);
+        self.bind(cx.scope, name, line_of(token), BindingValue::Decl(idx));
+        idx
+    }
+
+    fn bind(&mut self, scope: ScopeIdx, name: String, line: u32, value: BindingValue) {
+        self.facts.scopes[scope as usize]
+            .bindings
+            .push(crate::facts::Binding { name, line, value });
+    }
+
+    fn open_scope(&mut self, kind: ScopeKind, parent: ScopeIdx, owner: DeclIdx) -> ScopeIdx {
+        let idx = self.facts.scopes.len() as ScopeIdx;
+        self.facts
+            .scopes
+            .push(Scope::new(kind, Some(parent), Some(owner)));
+        self.facts.decls[owner as usize].body = Some(idx);
+        idx
+    }
+
+    fn generic_package(&mut self, node: Node, cx: Ctx, depth: u32) {
+        let Some(package) = named_children(node).find(|c| c.kind() == "package_declaration") else {
+            return self.walk_children(node, cx, depth);
+        };
+        // The formals are declared inside the generic: its formal subprograms are
+        // what calls in the generic's body name.
+        let formals: Vec<Node> = named_children(node)
+            .filter(|c| c.kind() == "generic_formal_part")
+            .collect();
+        self.package_with_formals(package, cx, depth + 1, &["generic"], &formals);
+    }
+
+    fn package(&mut self, node: Node, cx: Ctx, depth: u32, tags: &[&str]) {
+        self.package_with_formals(node, cx, depth, tags, &[]);
+    }
+
+    fn package_with_formals(
+        &mut self,
+        node: Node,
+        cx: Ctx,
+        depth: u32,
+        tags: &[&str],
+        formals: &[Node],
+    ) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return self.walk_children(node, cx, depth);
+        };
+        if cx.parent.is_none() && !tags.contains(&"subunit") {
+            if let Some(path) = dotted(self.src, name) {
+                self.set_unit(&path);
+            }
+        }
+        let decl = self.declare(name, DeclKind::Class, cx, node, tags);
+        let scope = self.open_scope(ScopeKind::Class, cx.scope, decl);
+        let body = tags.contains(&"body");
+        let inner = Ctx {
+            scope,
+            // Calls in a package body's declarations and statements run in its
+            // elaboration (GNAT's `b`…`t` span); a spec's have no caller.
+            caller: if body { Some(decl) } else { cx.caller },
+            parent: Some(decl),
+        };
+        for f in formals {
+            self.walk(*f, inner, depth + 1);
+        }
+        for child in named_children(node) {
+            if child.id() == name.id()
+                || child.kind() == "identifier"
+                || child.kind() == "selected_component"
+            {
+                continue;
+            }
+            self.walk(child, inner, depth + 1);
+        }
+    }
+
+    fn spec_of<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        if matches!(
+            node.kind(),
+            "procedure_specification" | "function_specification"
+        ) {
+            return Some(node);
+        }
+        named_children(node).find(|c| {
+            matches!(
+                c.kind(),
+                "procedure_specification" | "function_specification"
+            )
+        })
+    }
+
+    fn subprogram(&mut self, node: Node, cx: Ctx, depth: u32, tags: &[&str]) {
+        // An entry declares its name directly (`entry E (…)`).
+        let spec = self.spec_of(node);
+        let name = match spec {
+            Some(s) => s.child_by_field_name("name"),
+            None => named_children(node).find(|c| c.kind() == "identifier"),
+        };
+        let Some(name) = name else {
+            return self.walk_children(node, cx, depth);
+        };
+        if cx.parent.is_none() && !tags.contains(&"subunit") {
+            if let Some(path) = dotted(self.src, name) {
+                self.set_unit(&path);
+            }
+        }
+        let decl = self.declare(name, DeclKind::Function, cx, node, tags);
+        if tags.contains(&"renames") {
+            if let Some(path) = node
+                .child_by_field_name("callable_entity_name")
+                .and_then(|n| dotted(self.src, n))
+            {
+                self.facts.decls[decl as usize].bases.push(TypeRef {
+                    path,
+                    args: Vec::new(),
+                    is_self: false,
+                    array: false,
+                });
+            }
+        }
+        let scope = self.open_scope(ScopeKind::Function, cx.scope, decl);
+        let body = tags.contains(&"body");
+        let expression_function = node.kind() == "expression_function_declaration";
+        let inner = Ctx {
+            scope,
+            // An expression function has no `t` in GNAT's spans: no caller.
+            caller: if body {
+                Some(decl)
+            } else if expression_function {
+                None
+            } else {
+                cx.caller
+            },
+            parent: Some(decl),
+        };
+        if let Some(spec) = spec {
+            self.profile(spec, decl, scope);
+            self.default_expressions(spec, cx, depth + 1);
+        }
+        if node.kind() == "generic_subprogram_declaration" {
+            for formals in named_children(node).filter(|c| c.kind() == "generic_formal_part") {
+                self.walk(formals, inner, depth + 1);
+            }
+        }
+        if body || expression_function {
+            for child in named_children(node) {
+                if Some(child.id()) == spec.map(|s| s.id()) || child.kind() == "identifier" {
+                    continue;
+                }
+                self.walk(child, inner, depth + 1);
+            }
+        }
+    }
+
+    /// The calls in the parameters' default expressions (`Win : Window :=
+    /// Standard_Window`): they run where the subprogram is declared, so they are
+    /// read in the declaration's region with its caller.
+    fn default_expressions(&mut self, spec: Node, cx: Ctx, depth: u32) {
+        for part in named_children(spec).filter(|c| c.kind() == "formal_part") {
+            for p in named_children(part).filter(|c| c.kind() == "parameter_specification") {
+                for e in named_children(p).filter(|c| c.kind() == "expression") {
+                    self.walk(e, cx, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// Parameters (one per name, with the written type and whether a default is
+    /// given) and the result type; parameters are bound in the body's scope.
+    fn profile(&mut self, spec: Node, decl: DeclIdx, scope: ScopeIdx) {
+        let mut params = Vec::new();
+        for part in named_children(spec).filter(|c| c.kind() == "formal_part") {
+            for p in named_children(part).filter(|c| c.kind() == "parameter_specification") {
+                let ty = p
+                    .child_by_field_name("subtype_mark")
+                    .and_then(|t| dotted(self.src, t))
+                    .map(type_ref);
+                let has_default = named_children(p).any(|c| c.kind() == "expression");
+                for id in defining_names(p) {
+                    let name = lower(self.src, id);
+                    self.bind(
+                        scope,
+                        name.clone(),
+                        line_of(id),
+                        BindingValue::Param {
+                            index: params.len() as u32,
+                            ty: ty.clone(),
+                        },
+                    );
+                    params.push(Param {
+                        name,
+                        ty: ty.clone(),
+                        variadic: false,
+                        keyword_variadic: false,
+                        has_default,
+                        default: None,
+                    });
+                }
+            }
+        }
+        let returns = named_children(spec)
+            .find(|c| c.kind() == "result_profile")
+            .and_then(|r| r.child_by_field_name("subtype_mark"))
+            .and_then(|t| dotted(self.src, t))
+            .map(type_ref);
+        let d = &mut self.facts.decls[decl as usize];
+        d.params = params;
+        d.returns = returns;
+    }
+
+    /// `package P is new G (…)` / `procedure P is new G (…)`: the instance is a
+    /// declaration naming its generic; the actuals are types, objects and
+    /// subprograms given to the generic, not calls, and are not read.
+    fn instance(&mut self, node: Node, cx: Ctx) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let package =
+            children(node).any(|c| !c.is_named() && c.kind().eq_ignore_ascii_case("package"));
+        let generic = node
+            .child_by_field_name("generic_name")
+            .and_then(|g| match g.kind() {
+                "function_call" => g
+                    .child_by_field_name("name")
+                    .and_then(|n| dotted(self.src, n)),
+                _ => dotted(self.src, g),
+            });
+        if cx.parent.is_none() {
+            if let Some(path) = dotted(self.src, name) {
+                self.set_unit(&path);
+            }
+        }
+        let kind = if package {
+            DeclKind::Class
+        } else {
+            DeclKind::Function
+        };
+        let decl = self.declare(name, kind, cx, node, &["instance"]);
+        if let Some(path) = generic {
+            self.facts.decls[decl as usize].bases.push(type_ref(path));
+        }
+    }
+
+    fn package_renaming(&mut self, node: Node, cx: Ctx) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let renamed = node
+            .child_by_field_name("package_name")
+            .and_then(|n| dotted(self.src, n));
+        let decl = self.declare(name, DeclKind::Class, cx, node, &["renames"]);
+        if let Some(path) = renamed {
+            self.facts.decls[decl as usize].bases.push(type_ref(path));
+        }
+    }
+
+    /// A type (or a task or protected unit): a declaration that is no call's
+    /// target, so a conversion `T (X)` written like a call names no subprogram.
+    /// A derived type declared in a package is noted on the package (`fields`: the
+    /// type and its parent as written): it inherits its parent's primitive
+    /// subprograms, declared there implicitly. A task's or protected unit's
+    /// operations are its own members, not the package's.
+    fn type_declaration(&mut self, node: Node, cx: Ctx, depth: u32) {
+        let inner = named_children(node).find(|c| {
+            matches!(
+                c.kind(),
+                "protected_type_declaration" | "task_type_declaration"
+            )
+        });
+        if let Some(inner) = inner {
+            return self.type_declaration(inner, cx, depth + 1);
+        }
+        let Some(name) = defining_names(node).into_iter().next() else {
+            return self.walk_children(node, cx, depth);
+        };
+        let parent = named_children(node)
+            .find(|c| c.kind() == "derived_type_definition")
+            .or_else(|| (node.kind() == "private_extension_declaration").then_some(node))
+            .and_then(|d| d.child_by_field_name("subtype_mark"))
+            .and_then(|t| dotted(self.src, t));
+        let body = matches!(node.kind(), "protected_body" | "task_body");
+        let decl = self.declare(
+            name,
+            DeclKind::Record,
+            cx,
+            node,
+            if body { &["body"] } else { &[] },
+        );
+        if let (Some(parent), Some(package)) = (parent, cx.parent) {
+            if self.facts.decls[package as usize].kind == DeclKind::Class {
+                let field = crate::facts::Field {
+                    name: lower(self.src, name),
+                    ty: Some(type_ref(parent)),
+                    value: None,
+                    line: line_of(name),
+                    is_static: false,
+                    scope: cx.scope,
+                };
+                self.facts.decls[package as usize].fields.push(field);
+            }
+        }
+        let scope = self.open_scope(ScopeKind::Class, cx.scope, decl);
+        let inner = Ctx {
+            scope,
+            caller: cx.caller,
+            parent: Some(decl),
+        };
+        for child in named_children(node) {
+            if child.id() != name.id() {
+                self.walk(child, inner, depth + 1);
+            }
+        }
+    }
+
+    /// `X, Y : T := E;`: each name is an object (never a call's target); the
+    /// initializer's calls are sites.
+    fn object(&mut self, node: Node, cx: Ctx, depth: u32) {
+        let ty = node
+            .child_by_field_name("subtype_mark")
+            .and_then(|t| dotted(self.src, t))
+            .map(type_ref);
+        let mut names = Vec::new();
+        let mut cursor = node.walk();
+        for (i, child) in node.children(&mut cursor).enumerate() {
+            if node.field_name_for_child(i as u32) == Some("name") && child.kind() == "identifier" {
+                names.push(child);
+            }
+        }
+        for id in &names {
+            let value = match &ty {
+                Some(t) => BindingValue::Typed {
+                    ty: t.clone(),
+                    value: None,
+                },
+                None => BindingValue::Opaque,
+            };
+            let name = lower(self.src, *id);
+            self.bind(cx.scope, name, line_of(*id), value);
+        }
+        for child in named_children(node) {
+            if names.iter().any(|n| n.id() == child.id())
+                || child.kind() == "identifier"
+                    && node
+                        .child_by_field_name("subtype_mark")
+                        .is_some_and(|t| t.id() == child.id())
+            {
+                continue;
+            }
+            if child.kind() == "expression" || child.kind() == "function_call" {
+                self.walk(child, cx, depth + 1);
+            }
+        }
+    }
+
+    /// Loop and iterator parameters, exception occurrences, extended-return
+    /// objects: names whose values the engine does not follow.
+    fn opaque_names(&mut self, node: Node, cx: Ctx, depth: u32) {
+        for child in named_children(node) {
+            if child.kind() == "identifier" && self.first_identifier(node) == Some(child.id()) {
+                let name = lower(self.src, child);
+                self.bind(cx.scope, name, line_of(child), BindingValue::Opaque);
+            } else {
+                self.walk(child, cx, depth + 1);
+            }
+        }
+    }
+
+    fn first_identifier(&self, node: Node) -> Option<usize> {
+        named_children(node)
+            .find(|c| c.kind() == "identifier")
+            .map(|c| c.id())
+    }
+
+    /// `P (…)`, `A.B.P (…)`, `P;` and `F (…)`: a call site unless the name is an
+    /// attribute (`Float'Image (…)`) or an operator written as a name.
+    fn call(&mut self, node: Node, cx: Ctx, depth: u32) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return self.walk_children(node, cx, depth);
+        };
+        let args_node = named_children(node).find(|c| c.kind() == "actual_parameter_part");
+        let attribute = has_tick(node);
+        let callee = (!attribute).then(|| self.callee(name)).flatten();
+        match callee {
+            Some((token, callee)) => {
+                let (args, keywords) = match args_node {
+                    Some(a) => self.arguments(a),
+                    None => (Vec::new(), Vec::new()),
+                };
+                let mut site = CallSite::new(
+                    token,
+                    callee,
+                    crate::lang::node_text(self.src, name).to_string(),
+                );
+                site.args = args;
+                let idx = push_call(&mut self.facts, cx.caller, cx.scope, site);
+                let call = &mut self.facts.calls[idx as usize];
+                call.keyword_args = keywords.len() as u32;
+                call.keywords = keywords;
+            }
+            None => {
+                // The prefix of an attribute or of `.all` may hold calls.
+                for child in named_children(node).filter(|c| c.kind() != "actual_parameter_part") {
+                    if child.kind() == "selected_component" || child.kind() == "function_call" {
+                        self.walk(child, cx, depth + 1);
+                    }
+                }
+            }
+        }
+        if let Some(a) = args_node {
+            self.walk(a, cx, depth + 1);
+        }
+    }
+
+    /// The called name's token and the callee it makes.
+    fn callee<'t>(&self, name: Node<'t>) -> Option<(Node<'t>, Callee)> {
+        let path = dotted(self.src, name)?;
+        let token = name_token(name);
+        let mut path = path;
+        let last = path.pop()?;
+        let callee = if path.is_empty() {
+            Callee::Name(last)
+        } else {
+            Callee::Member {
+                receiver: Shape::<NoExtension>::Path(path).receiver(),
+                name: last,
+            }
+        };
+        Some((token, callee))
+    }
+
+    /// Positional arguments in order, named ones (`X => 1`) by parameter name.
+    fn arguments(&self, node: Node) -> (Vec<ArgShape>, Vec<(String, ArgShape)>) {
+        let mut args = Vec::new();
+        let mut keywords = Vec::new();
+        for assoc in named_children(node).filter(|c| c.kind() == "parameter_association") {
+            let value = named_children(assoc)
+                .find(|c| c.kind() == "expression")
+                .map(|e| self.arg_shape(e))
+                .unwrap_or(ArgShape::Unknown);
+            match named_children(assoc).find(|c| c.kind() == "component_choice_list") {
+                Some(choice) => {
+                    let name = named_children(choice)
+                        .find(|c| c.kind() == "identifier")
+                        .map(|c| lower(self.src, c))
+                        .unwrap_or_default();
+                    keywords.push((name, value));
+                }
+                None => args.push(value),
+            }
+        }
+        (args, keywords)
+    }
+
+    /// A literal or a bare name; anything else is unknown.
+    fn arg_shape(&self, expression: Node) -> ArgShape {
+        let mut cur = expression;
+        // expression → term → the one primary.
+        for _ in 0..2 {
+            if named_children(cur).count() != 1 {
+                return ArgShape::Unknown;
+            }
+            cur = match named_children(cur).next() {
+                Some(c) => c,
+                None => return ArgShape::Unknown,
+            };
+        }
+        match cur.kind() {
+            "numeric_literal" => ArgShape::Literal(LiteralType::Int),
+            "string_literal" => ArgShape::Literal(LiteralType::Str),
+            "character_literal" => ArgShape::Literal(LiteralType::Char),
+            "identifier" => ArgShape::Name(lower(self.src, cur)),
+            _ => ArgShape::Unknown,
+        }
+    }
+
+    /// A name read as a value: a call when it names a subprogram some file of the
+    /// tree declares (a parameterless function, `C : Circle := Unit;`); the
+    /// resolver refuses the ones a local object or parameter holds.
+    fn term(&mut self, node: Node, cx: Ctx, depth: u32) {
+        let mut cursor = node.walk();
+        let kids: Vec<(Node, bool)> = node
+            .children(&mut cursor)
+            .enumerate()
+            .map(|(i, c)| (c, node.field_name_for_child(i as u32) == Some("name")))
+            .collect();
+        for (i, &(child, is_name)) in kids.iter().enumerate() {
+            // `X'Length`: the prefix of an attribute is no call.
+            let attribute_prefix = kids.get(i + 1).is_some_and(|(n, _)| n.kind() == "tick");
+            let plain = matches!(child.kind(), "identifier" | "selected_component");
+            if is_name && plain && !attribute_prefix {
+                self.bare_name(child, cx);
+            } else if child.is_named() && !(plain && is_name) {
+                self.walk(child, cx, depth + 1);
+            }
+        }
+    }
+
+    /// One name of a term: a parameterless call when it names a subprogram of the
+    /// tree.
+    fn bare_name(&mut self, name: Node, cx: Ctx) {
+        let last = name_token(name);
+        if last.kind() != "identifier" || !self.names.contains(&lower(self.src, last)) {
+            return;
+        }
+        if let Some((token, callee)) = self.callee(name) {
+            let site = CallSite::new(
+                token,
+                callee,
+                crate::lang::node_text(self.src, name).to_string(),
+            );
+            push_call(&mut self.facts, cx.caller, cx.scope, site);
+        }
+    }
+}
+
+/// The identifiers a specification declares: its children that fill no field (the
+/// written type is `subtype_mark`, a default is an `expression`).
+fn defining_names(node: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for (i, child) in node.children(&mut cursor).enumerate() {
+        if child.kind() == "identifier" && node.field_name_for_child(i as u32).is_none() {
+            out.push(child);
+        }
+    }
+    out
+}
+
+fn type_ref(path: Vec<String>) -> TypeRef {
+    TypeRef {
+        path,
+        args: Vec::new(),
+        is_self: false,
+        array: false,
+    }
+}
+
+/// Whether a declaration carries one of the frontend's tags.
+pub fn tagged(decl: &Decl, tag: &str) -> bool {
+    decl.decorators
+        .iter()
+        .any(|d| d.path.len() == 1 && d.path[0] == tag)
+}

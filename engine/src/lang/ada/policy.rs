@@ -1,0 +1,340 @@
+//! Ada policy: the families the resolver places with, in rule order.
+
+use crate::resolve::family::Family;
+
+/// The families the Ada resolver may place with.
+pub const FAMILIES: &[Family] = &[
+    Family::Lexical,
+    Family::Import,
+    Family::QualifiedPath,
+    Family::ExternalImport,
+];
+
+/// The types of package `Standard` a derived type may name by a bare name: they
+/// have no primitive subprogram called by name (only operators and attributes).
+pub const STANDARD_TYPES: &[&str] = &[
+    "boolean",
+    "character",
+    "wide_character",
+    "wide_wide_character",
+    "integer",
+    "short_integer",
+    "short_short_integer",
+    "long_integer",
+    "long_long_integer",
+    "natural",
+    "positive",
+    "float",
+    "short_float",
+    "long_float",
+    "long_long_float",
+    "duration",
+    "string",
+    "wide_string",
+    "wide_wide_string",
+];
+
+pub fn is_standard_scalar(name: &str) -> bool {
+    STANDARD_TYPES.contains(&name)
+}
+
+/// Language-defined packages (lower-cased) and the subprograms they declare that
+/// are primitive operations of their types (RM 7.6, B.2, B.3, 13.7, 13.7.1): what a
+/// type derived from one of their types inherits by name.
+pub const OUTSIDE_PRIMITIVES: &[(&str, &[&str])] = &[
+    ("ada.finalization", &["initialize", "adjust", "finalize"]),
+    ("interfaces.c", &["to_c", "to_ada"]),
+    (
+        "interfaces",
+        &[
+            "shift_left",
+            "shift_right",
+            "shift_right_arithmetic",
+            "rotate_left",
+            "rotate_right",
+        ],
+    ),
+    ("system", &[]),
+    ("system.storage_elements", &["to_address", "to_integer"]),
+];
+
+/// The inheritable subprogram names of an outside package's types, when the
+/// language lists them.
+pub fn outside_primitives(package: &str) -> Option<&'static [&'static str]> {
+    OUTSIDE_PRIMITIVES
+        .iter()
+        .find(|(p, _)| *p == package)
+        .map(|(_, names)| *names)
+}
+
+/// Language-defined packages (and generic packages) a corpus `use`s, with every
+/// subprogram each declares in its visible part (RM Annex A, B): a name none of
+/// them declares cannot be made visible by their `use`, so it does not compete
+/// with the tree's declarations of it. A `use`d package outside the tree that is
+/// not listed here may declare any name.
+pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
+    ("ada", &[]),
+    ("ada.characters", &[]),
+    ("ada.characters.latin_1", &[]),
+    (
+        "ada.characters.handling",
+        &[
+            "is_control",
+            "is_graphic",
+            "is_letter",
+            "is_lower",
+            "is_upper",
+            "is_basic",
+            "is_digit",
+            "is_decimal_digit",
+            "is_hexadecimal_digit",
+            "is_alphanumeric",
+            "is_special",
+            "is_line_terminator",
+            "is_mark",
+            "is_other_format",
+            "is_punctuation_connector",
+            "is_space",
+            "is_nfkc",
+            "to_lower",
+            "to_upper",
+            "to_basic",
+            "is_iso_646",
+            "to_iso_646",
+            "is_character",
+            "is_string",
+            "to_character",
+            "to_string",
+            "to_wide_character",
+            "to_wide_string",
+        ],
+    ),
+    (
+        "ada.command_line",
+        &[
+            "argument_count",
+            "argument",
+            "command_name",
+            "set_exit_status",
+        ],
+    ),
+    (
+        "ada.exceptions",
+        &[
+            "exception_name",
+            "wide_exception_name",
+            "wide_wide_exception_name",
+            "exception_message",
+            "exception_information",
+            "exception_identity",
+            "raise_exception",
+            "reraise_occurrence",
+            "save_occurrence",
+        ],
+    ),
+    (
+        "ada.calendar",
+        &[
+            "clock", "year", "month", "day", "seconds", "split", "time_of",
+        ],
+    ),
+    ("ada.numerics", &[]),
+    (
+        "ada.numerics.float_random",
+        &["random", "reset", "save", "image", "value"],
+    ),
+    (
+        "ada.numerics.discrete_random",
+        &["random", "reset", "save", "image", "value"],
+    ),
+    ("ada.strings", &[]),
+    (
+        "ada.strings.bounded.generic_bounded_length",
+        &[
+            "length",
+            "to_bounded_string",
+            "to_string",
+            "set_bounded_string",
+            "append",
+            "element",
+            "replace_element",
+            "slice",
+            "bounded_slice",
+            "set_bounded_slice",
+            "index",
+            "index_non_blank",
+            "count",
+            "find_token",
+            "translate",
+            "replace_slice",
+            "insert",
+            "overwrite",
+            "delete",
+            "trim",
+            "head",
+            "tail",
+            "replicate",
+        ],
+    ),
+    (
+        "ada.strings.fixed",
+        &[
+            "move",
+            "index",
+            "index_non_blank",
+            "count",
+            "find_token",
+            "translate",
+            "replace_slice",
+            "insert",
+            "overwrite",
+            "delete",
+            "trim",
+            "head",
+            "tail",
+        ],
+    ),
+    (
+        "ada.strings.maps",
+        &[
+            "to_set",
+            "is_in",
+            "is_subset",
+            "to_sequence",
+            "to_domain",
+            "to_range",
+            "to_mapping",
+            "value",
+            "to_ranges",
+        ],
+    ),
+    (
+        "ada.strings.unbounded",
+        &[
+            "length",
+            "to_string",
+            "to_unbounded_string",
+            "append",
+            "element",
+            "replace_element",
+            "slice",
+            "unbounded_slice",
+            "set_unbounded_string",
+            "index",
+            "index_non_blank",
+            "count",
+            "find_token",
+            "translate",
+            "replace_slice",
+            "insert",
+            "overwrite",
+            "delete",
+            "trim",
+            "head",
+            "tail",
+            "free",
+        ],
+    ),
+    (
+        "ada.text_io",
+        &[
+            "create",
+            "open",
+            "close",
+            "delete",
+            "reset",
+            "mode",
+            "name",
+            "form",
+            "is_open",
+            "set_input",
+            "set_output",
+            "set_error",
+            "standard_input",
+            "standard_output",
+            "standard_error",
+            "current_input",
+            "current_output",
+            "current_error",
+            "flush",
+            "set_line_length",
+            "set_page_length",
+            "line_length",
+            "page_length",
+            "new_line",
+            "skip_line",
+            "end_of_line",
+            "new_page",
+            "skip_page",
+            "end_of_page",
+            "end_of_file",
+            "set_col",
+            "set_line",
+            "col",
+            "line",
+            "page",
+            "get",
+            "put",
+            "look_ahead",
+            "get_immediate",
+            "get_line",
+            "put_line",
+        ],
+    ),
+    ("ada.text_io.integer_io", &["get", "put"]),
+    ("ada.text_io.modular_io", &["get", "put"]),
+    ("ada.text_io.float_io", &["get", "put"]),
+    ("ada.text_io.fixed_io", &["get", "put"]),
+    ("ada.text_io.decimal_io", &["get", "put"]),
+    ("ada.text_io.enumeration_io", &["get", "put"]),
+    (
+        "interfaces",
+        &[
+            "shift_left",
+            "shift_right",
+            "shift_right_arithmetic",
+            "rotate_left",
+            "rotate_right",
+        ],
+    ),
+    ("interfaces.c", &["to_c", "to_ada", "is_nul_terminated"]),
+    (
+        "interfaces.c.strings",
+        &[
+            "to_chars_ptr",
+            "new_char_array",
+            "new_string",
+            "free",
+            "value",
+            "strlen",
+            "update",
+        ],
+    ),
+    ("system", &[]),
+    ("system.storage_elements", &["to_address", "to_integer"]),
+];
+
+/// The listed subprogram names of a language-defined package, when it is listed.
+fn listed(package: &str) -> Option<&'static [&'static str]> {
+    // `Text_IO` is the Ada 83 name of `Ada.Text_IO` (RM J.1).
+    let package = match package {
+        "text_io" => "ada.text_io",
+        other => other,
+    };
+    OUTSIDE_SUBPROGRAMS
+        .iter()
+        .find(|(p, _)| *p == package)
+        .map(|(_, names)| *names)
+}
+
+/// Whether a `use`d package outside the tree may declare a subprogram so named:
+/// unknown packages may.
+pub fn outside_may_declare(package: &str, name: &str) -> bool {
+    listed(package).is_none_or(|names| names.contains(&name))
+}
+
+/// Whether a `use`d package outside the tree is known to declare a subprogram so
+/// named.
+pub fn outside_declares(package: &str, name: &str) -> bool {
+    listed(package).is_some_and(|names| names.contains(&name))
+}

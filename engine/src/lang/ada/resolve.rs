@@ -1,0 +1,833 @@
+//! Ada resolution: what GNAT's cross-references name, read from the visibility
+//! rules a call site sees (RM 8.3, 8.4, 10.1.6), without types.
+//!
+//! A bare name is looked up in every place that makes a declaration visible
+//! there: the enclosing declarative regions of the file (innermost first), the
+//! unit's spec (for a body) and its parent body (for a subunit), the specs of the
+//! unit's ancestors (a child sees its parents), the library subprograms it
+//! `with`s, and the packages its `use` clauses name (those of its spec too). Ada
+//! overloads instead of hiding, so every visible declaration of the name is a
+//! candidate; the argument count and the named associations must fit; one
+//! declaration left is the answer, several sharing a qualified name go to the
+//! overload pass, several others abstain (`ambiguous`). A body and its spec, a
+//! stub and its subunit, a declaration and its completion are one entity, named
+//! by its first declaration (the one GNAT names).
+//!
+//! `P.F` reads `P` as a package (nested, renamed, instantiated, a library unit,
+//! named relative to the unit's ancestors); a unit outside the tree makes the call
+//! `outside`. A prefix that is an object (`Obj.Op`, `R.Field`) is a primitive
+//! operation or a component: the engine does not read types, so it abstains.
+
+use crate::facts::{
+    BindingValue, Call, Callee, Decl, DeclKind, FileFacts, ImportKind, Receiver, ScopeIdx, ValueRef,
+};
+use crate::index::{Eid, TreeIndex};
+use crate::lang::ada::frontend::tagged;
+use crate::lang::ada::policy;
+use crate::resolve::family::{Family, OutsideKind, Reason};
+use crate::resolve::{Cx, Decision, Eval, Hierarchy, LanguageResolver, MayReach, Placement, Rule};
+
+pub struct AdaResolver;
+
+pub static ADA: AdaResolver = AdaResolver;
+
+/// How many renamings and instances a package name is followed through.
+const MAX_HOPS: u32 = 8;
+
+const RULES: &[Rule] = &[
+    Rule {
+        name: "bare_name",
+        run: bare_name,
+    },
+    Rule {
+        name: "qualified_name",
+        run: qualified_name,
+    },
+];
+
+impl LanguageResolver for AdaResolver {
+    fn rules(&self) -> &'static [Rule] {
+        RULES
+    }
+
+    /// Chains are not followed: a call's result type is not read.
+    fn call_result(
+        &self,
+        _cx: &Cx,
+        _file: u32,
+        _call: &Call,
+        _placement: &Placement,
+    ) -> Option<Eval> {
+        None
+    }
+
+    fn resolve_ref(&self, _cx: &Cx, _file: u32, _r: &ValueRef) -> Option<Placement> {
+        None
+    }
+
+    fn bases(&self, _index: &TreeIndex, _ty: Eid) -> (Vec<Eid>, bool) {
+        (Vec::new(), false)
+    }
+
+    fn lookup_order(&self, _hierarchy: &Hierarchy, ty: Eid) -> Vec<Eid> {
+        vec![ty]
+    }
+
+    /// The rules name the declaration themselves (`decide`): declarations sharing a
+    /// qualified name are not one overload set in Ada (two overloaded bodies may
+    /// each declare a nested `Impl`), so the pass is given nothing to pick.
+    fn pick_overload(
+        &self,
+        _cx: &Cx,
+        _file: u32,
+        _call: &Call,
+        _candidates: &[Eid],
+    ) -> Option<Eid> {
+        None
+    }
+}
+
+/// A unit's role: `spec`, `body` or `subunit` (frontend's `module[1]`).
+fn role(file: &FileFacts) -> &str {
+    file.module.get(1).map(String::as_str).unwrap_or("")
+}
+
+fn unit(file: &FileFacts) -> &str {
+    file.module.first().map(String::as_str).unwrap_or("")
+}
+
+/// `a.b.c` → `a.b`, `a`.
+fn ancestors(unit: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut cur = unit;
+    while let Some((parent, _)) = cur.rsplit_once('.') {
+        out.push(parent);
+        cur = parent;
+    }
+    out
+}
+
+/// The library unit declaration of a file of the given role.
+fn unit_decl(index: &TreeIndex, unit_name: &str, wanted: &str) -> Option<Eid> {
+    for &fi in index.package_files(unit_name) {
+        let file = index.file(fi);
+        if role(file) != wanted {
+            continue;
+        }
+        let first = file.decls.iter().position(|d| d.parent.is_none())?;
+        return Some(Eid {
+            file: fi,
+            decl: first as u32,
+        });
+    }
+    None
+}
+
+/// The declaration that names a unit to callers: its spec, else its body (a
+/// library subprogram without a spec).
+fn unit_entity(index: &TreeIndex, unit_name: &str) -> Option<Eid> {
+    unit_decl(index, unit_name, "spec").or_else(|| unit_decl(index, unit_name, "body"))
+}
+
+fn is_package(decl: &Decl) -> bool {
+    decl.kind == DeclKind::Class
+}
+
+fn is_callable(decl: &Decl) -> bool {
+    decl.kind == DeclKind::Function
+}
+
+/// The scopes around `scope`, innermost first.
+fn scope_chain(file: &FileFacts, scope: ScopeIdx) -> Vec<ScopeIdx> {
+    let mut out = Vec::new();
+    let mut cur = Some(scope);
+    while let Some(s) = cur {
+        if out.len() > file.scopes.len() {
+            break;
+        }
+        out.push(s);
+        cur = file.scopes[s as usize].parent;
+    }
+    out
+}
+
+/// What a name is where it is written in a file's own regions.
+enum Local {
+    /// Subprograms the regions declare (all of them: overloads, outer ones).
+    Callables(Vec<Eid>),
+    /// A package (nested, renaming, instance) of the file.
+    Package(Eid),
+    /// An object, a parameter, a loop variable: a call through it is indexing,
+    /// a conversion or an access value, never a subprogram of the tree.
+    Object,
+    Nothing,
+}
+
+fn local(index: &TreeIndex, fi: u32, scope: ScopeIdx, name: &str) -> Local {
+    let file = index.file(fi);
+    let mut callables = Vec::new();
+    for s in scope_chain(file, scope) {
+        let mut object = false;
+        for b in file.scopes[s as usize].named(name) {
+            match b.value {
+                BindingValue::Decl(d) => {
+                    let decl = &file.decls[d as usize];
+                    let eid = Eid { file: fi, decl: d };
+                    if is_package(decl) {
+                        if callables.is_empty() {
+                            return Local::Package(eid);
+                        }
+                    } else if is_callable(decl) {
+                        callables.push(eid);
+                    } else {
+                        // A type: `T (X)` is a conversion.
+                        object = true;
+                    }
+                }
+                _ => object = true,
+            }
+        }
+        if object && callables.is_empty() {
+            return Local::Object;
+        }
+    }
+    if callables.is_empty() {
+        Local::Nothing
+    } else {
+        Local::Callables(callables)
+    }
+}
+
+/// What a package name means.
+#[derive(Debug, Clone)]
+enum Pkg {
+    /// A package declaration of the tree (a spec or a body's package).
+    InTree(Eid),
+    /// A unit the tree does not have (`Ada.Text_IO`): the joined name.
+    Outside(String),
+    /// An object or something the engine does not follow.
+    Unknown,
+}
+
+/// A package declaration followed through renamings and instances to the package
+/// whose declarations it shows.
+fn follow(index: &TreeIndex, eid: Eid, hops: u32) -> Pkg {
+    let decl = index.decl(eid);
+    if hops > MAX_HOPS {
+        return Pkg::Unknown;
+    }
+    if tagged(decl, "renames") || tagged(decl, "instance") {
+        let Some(target) = decl.bases.first() else {
+            return Pkg::Unknown;
+        };
+        let scope = decl.scope;
+        return match package_path(index, eid.file, scope, &target.path, false, hops + 1) {
+            Pkg::InTree(e) => follow(index, e, hops + 1),
+            other => other,
+        };
+    }
+    Pkg::InTree(eid)
+}
+
+/// Members named `name` of a package: what a call `P.name` may reach.
+fn members(index: &TreeIndex, pkg: Eid, name: &str) -> Vec<Eid> {
+    index
+        .members(pkg, name)
+        .iter()
+        .copied()
+        .filter(|&e| is_callable(index.decl(e)))
+        .collect()
+}
+
+/// What the derived types of a package inherit: the packages of their parent
+/// types (whose subprograms named like the call may be primitives the derived
+/// type inherits, and GNAT names the parent's declaration), and whether some
+/// parent is a type the engine cannot follow (outside the tree, or named by a
+/// bare name), so that an inherited subprogram of any name may be visible.
+fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: u32) -> bool {
+    if hops > MAX_HOPS {
+        return true;
+    }
+    let decl = index.decl(pkg);
+    let mut unknown = false;
+    for field in &decl.fields {
+        let Some(parent) = &field.ty else { continue };
+        if parent.path.len() < 2 {
+            // `type D is new T`: T is declared here (its primitives are this
+            // package's, searched already) or is use-visible: not followed.
+            if !policy::is_standard_scalar(&parent.path[0])
+                && !index
+                    .members(pkg, &parent.path[0])
+                    .iter()
+                    .any(|&t| index.decl(t).kind == DeclKind::Record)
+            {
+                unknown = true;
+            }
+            continue;
+        }
+        let package = &parent.path[..parent.path.len() - 1];
+        match package_path(index, pkg.file, field.scope, package, true, hops + 1) {
+            Pkg::InTree(p) => {
+                if p != pkg && !out.contains(&p) {
+                    out.push(p);
+                    unknown |= inherited(index, p, name, out, hops + 1);
+                }
+            }
+            // A language-defined package whose types' primitives the language
+            // lists (`Ada.Finalization`: RM 7.6): only calls so named may reach
+            // them; any other package outside may give its types any.
+            Pkg::Outside(p) => match policy::outside_primitives(&p) {
+                Some(names) => unknown |= names.contains(&name),
+                None => unknown = true,
+            },
+            Pkg::Unknown => unknown = true,
+        }
+    }
+    unknown
+}
+
+fn nested_package(index: &TreeIndex, pkg: Eid, name: &str) -> Option<Eid> {
+    index
+        .members(pkg, name)
+        .iter()
+        .copied()
+        .find(|&e| is_package(index.decl(e)))
+}
+
+/// The package spec declarations a file sees without `use`: its unit's spec (and
+/// body for a subunit), then its ancestors' specs.
+fn enclosing_units(index: &TreeIndex, fi: u32) -> Vec<(Eid, Family)> {
+    let file = index.file(fi);
+    let me = unit(file);
+    let mut out = Vec::new();
+    if matches!(role(file), "body" | "subunit") {
+        if let Some(spec) = unit_decl(index, me, "spec") {
+            out.push((spec, Family::Lexical));
+        }
+    }
+    if role(file) == "subunit" {
+        if let Some(body) = unit_decl(index, me, "body") {
+            out.push((body, Family::Lexical));
+        }
+    }
+    for a in ancestors(me) {
+        if let Some(spec) = unit_decl(index, a, "spec") {
+            out.push((spec, Family::Lexical));
+        }
+    }
+    out
+}
+
+/// The files whose context clauses a file's code sees: itself, its unit's spec
+/// for a body, and the parent body and spec for a subunit.
+fn context_files(index: &TreeIndex, fi: u32) -> Vec<u32> {
+    let file = index.file(fi);
+    let mut out = vec![fi];
+    let me = unit(file);
+    if matches!(role(file), "body" | "subunit") {
+        out.extend(unit_decl(index, me, "spec").map(|e| e.file));
+    }
+    if role(file) == "subunit" {
+        out.extend(unit_decl(index, me, "body").map(|e| e.file));
+    }
+    out
+}
+
+/// Resolves a package path written in file `fi` at `scope`. `with_uses` also
+/// searches the nested packages of the `use`d packages.
+fn package_path(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    path: &[String],
+    with_uses: bool,
+    hops: u32,
+) -> Pkg {
+    let Some((first, rest)) = path.split_first() else {
+        return Pkg::Unknown;
+    };
+    if hops > MAX_HOPS {
+        return Pkg::Unknown;
+    }
+    let mut cur = match first_segment(index, fi, scope, first, with_uses, hops) {
+        Some(p) => p,
+        None => return Pkg::Unknown,
+    };
+    for seg in rest {
+        cur = match cur {
+            Pkg::InTree(e) => match nested_package(index, e, seg) {
+                Some(n) => follow(index, n, hops + 1),
+                // A nested package has no child units.
+                None if index.decl(e).parent.is_some() => return Pkg::Unknown,
+                None => {
+                    // A child unit: `Ahven.Framework` from `ahven`.
+                    let child = format!("{}.{}", unit(index.file(e.file)), seg);
+                    match unit_entity(index, &child) {
+                        Some(u) if index.decl(u).parent.is_none() && is_package(index.decl(u)) => {
+                            follow(index, u, hops + 1)
+                        }
+                        _ => return Pkg::Unknown,
+                    }
+                }
+            },
+            Pkg::Outside(mut s) => {
+                s.push('.');
+                s.push_str(seg);
+                Pkg::Outside(s)
+            }
+            Pkg::Unknown => return Pkg::Unknown,
+        };
+    }
+    cur
+}
+
+fn first_segment(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    name: &str,
+    with_uses: bool,
+    hops: u32,
+) -> Option<Pkg> {
+    match local(index, fi, scope, name) {
+        Local::Package(e) => return Some(follow(index, e, hops + 1)),
+        Local::Object | Local::Callables(_) => return Some(Pkg::Unknown),
+        Local::Nothing => {}
+    }
+    let file = index.file(fi);
+    let me = unit(file).to_string();
+    // The unit itself and its ancestors, by their last segment.
+    let mut names: Vec<&str> = vec![me.as_str()];
+    names.extend(ancestors(&me));
+    for u in &names {
+        if u.rsplit('.').next() == Some(name) {
+            if let Some(e) = unit_entity(index, u) {
+                if is_package(index.decl(e)) {
+                    return Some(Pkg::InTree(e));
+                }
+            }
+        }
+    }
+    // Packages declared in the unit's spec and its ancestors' specs.
+    for (spec, _) in enclosing_units(index, fi) {
+        if let Some(n) = nested_package(index, spec, name) {
+            return Some(follow(index, n, hops + 1));
+        }
+    }
+    // A root library unit the context `with`s (`with Text_IO;`) is directly
+    // visible: in the tree, or outside it.
+    if withed_root(index, fi, name) {
+        return Some(match unit_entity(index, name) {
+            Some(e) if is_package(index.decl(e)) => follow(index, e, hops + 1),
+            Some(_) => Pkg::Unknown,
+            None => Pkg::Outside(name.to_string()),
+        });
+    }
+    if with_uses {
+        for pkg in used_packages(index, fi, scope) {
+            if let Pkg::InTree(p) = pkg {
+                if let Some(n) = nested_package(index, p, name) {
+                    return Some(follow(index, n, hops + 1));
+                }
+                // `use Ahven;` makes its (withed) child `Ahven.Framework`
+                // nameable as `Framework`.
+                if index.decl(p).parent.is_none() {
+                    let child = format!("{}.{name}", unit(index.file(p.file)));
+                    if !withed(index, fi, &child) {
+                        continue;
+                    }
+                    if let Some(e) = unit_entity(index, &child) {
+                        if is_package(index.decl(e)) {
+                            return Some(follow(index, e, hops + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Library units: children of the ancestors first (`XML_Runner` in an
+    // `Ahven` child is `Ahven.XML_Runner`), then a root unit.
+    for u in names.iter().skip(1).chain(std::iter::once(&me.as_str())) {
+        let candidate = format!("{u}.{name}");
+        if !withed(index, fi, &candidate) && !me.starts_with(&format!("{candidate}.")) {
+            continue;
+        }
+        if let Some(e) = unit_entity(index, &candidate) {
+            return is_package(index.decl(e)).then(|| follow(index, e, hops + 1));
+        }
+    }
+    if let Some(e) = unit_entity(index, name) {
+        return is_package(index.decl(e)).then(|| follow(index, e, hops + 1));
+    }
+    // A unit the file (or its spec) `with`s that the tree does not have.
+    for cf in context_files(index, fi) {
+        for import in &index.file(cf).imports {
+            if let ImportKind::AdaWith { path } = &import.kind {
+                if path.first().map(String::as_str) == Some(name) {
+                    return Some(Pkg::Outside(name.to_string()));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether the context of a file (its own, its spec's, its parent body's)
+/// `with`s the unit of this full name (or a child of it, which `with`s it too).
+fn withed(index: &TreeIndex, fi: u32, full: &str) -> bool {
+    let segments: Vec<&str> = full.split('.').collect();
+    context_files(index, fi).into_iter().any(|cf| {
+        index.file(cf).imports.iter().any(|i| match &i.kind {
+            ImportKind::AdaWith { path } => {
+                path.len() >= segments.len() && path.iter().zip(&segments).all(|(a, b)| a == b)
+            }
+            _ => false,
+        })
+    })
+}
+
+/// Whether a `with` of the context names a unit whose first segment is `name`.
+fn withed_root(index: &TreeIndex, fi: u32, name: &str) -> bool {
+    withed(index, fi, name)
+}
+
+/// The packages the `use` clauses around a scope name (and the file's spec's and
+/// parent body's file-level ones).
+fn used_packages(index: &TreeIndex, fi: u32, scope: ScopeIdx) -> Vec<Pkg> {
+    let file = index.file(fi);
+    let chain = scope_chain(file, scope);
+    let mut out = Vec::new();
+    for cf in context_files(index, fi) {
+        let cfile = index.file(cf);
+        for import in &cfile.imports {
+            let ImportKind::AdaUse {
+                path,
+                scope: at,
+                all_type,
+            } = &import.kind
+            else {
+                continue;
+            };
+            let applies = if cf == fi {
+                chain.contains(at)
+            } else {
+                // The spec's context clause and its package's own region.
+                *at == 0 || cfile.scopes[*at as usize].parent == Some(0)
+            };
+            if !applies {
+                continue;
+            }
+            // `use all type P.T`: the package that declares T.
+            let pkg_path = if *all_type {
+                &path[..path.len().saturating_sub(1)]
+            } else {
+                &path[..]
+            };
+            if pkg_path.is_empty() {
+                out.push(Pkg::Unknown);
+                continue;
+            }
+            out.push(package_path(index, cf, *at, pkg_path, false, 0));
+        }
+    }
+    out
+}
+
+/// The first declaration of an entity: a body's spec declaration, a subunit's
+/// stub (then the stub's spec), when the tree has them with the same profile.
+fn canonical(index: &TreeIndex, eid: Eid) -> Eid {
+    let decl = index.decl(eid);
+    let file = index.file(eid.file);
+    let mut cur = eid;
+    if decl.parent.is_none() && tagged(decl, "subunit") {
+        if let Some(body) = unit_decl(index, unit(file), "body") {
+            if let Some(stub) = index
+                .members(body, &decl.name)
+                .iter()
+                .copied()
+                .find(|&s| tagged(index.decl(s), "stub") && same_profile(index.decl(s), decl))
+            {
+                cur = stub;
+            }
+        }
+    }
+    spec_of(index, cur).unwrap_or(cur)
+}
+
+/// The declaration in the unit's spec of a subprogram of its body's package
+/// (nested packages followed by name).
+fn spec_of(index: &TreeIndex, eid: Eid) -> Option<Eid> {
+    let file = index.file(eid.file);
+    if role(file) != "body" {
+        return None;
+    }
+    let decl = index.decl(eid);
+    let mut chain = Vec::new();
+    let mut p = decl.parent?;
+    loop {
+        let pd = &file.decls[p as usize];
+        if !is_package(pd) {
+            return None;
+        }
+        match pd.parent {
+            Some(pp) => {
+                chain.push(pd.name.as_str());
+                p = pp;
+            }
+            None => break,
+        }
+    }
+    let mut cur = unit_decl(index, unit(file), "spec")?;
+    for name in chain.iter().rev() {
+        cur = nested_package(index, cur, name)?;
+    }
+    index
+        .members(cur, &decl.name)
+        .iter()
+        .copied()
+        .find(|&s| same_profile(index.decl(s), decl))
+}
+
+/// Two declarations of one subprogram: the same parameter names and types (by
+/// their last segment) and result.
+fn same_profile(a: &Decl, b: &Decl) -> bool {
+    let last =
+        |t: &Option<crate::facts::TypeRef>| t.as_ref().and_then(|t| t.last().map(str::to_string));
+    a.name == b.name
+        && a.params.len() == b.params.len()
+        && a.params
+            .iter()
+            .zip(&b.params)
+            .all(|(x, y)| x.name == y.name && last(&x.ty) == last(&y.ty))
+        && last(&a.returns) == last(&b.returns)
+}
+
+/// Whether the call's positional and named arguments fit a declaration. An
+/// instance's profile is its generic's, not read: it fits.
+fn fits(decl: &Decl, call: &Call) -> bool {
+    if tagged(decl, "instance") {
+        return true;
+    }
+    let n = call.args.len();
+    if n > decl.params.len() {
+        return false;
+    }
+    let mut covered = vec![false; decl.params.len()];
+    for c in covered.iter_mut().take(n) {
+        *c = true;
+    }
+    for (name, _) in &call.keywords {
+        match decl.params.iter().position(|p| &p.name == name) {
+            Some(i) if !covered[i] => covered[i] = true,
+            _ => return false,
+        }
+    }
+    decl.params
+        .iter()
+        .zip(&covered)
+        .all(|(p, c)| *c || p.has_default)
+}
+
+/// The answer for a set of candidates: one entity placed and named, several a
+/// may-reach set (every one of them visible and fitting), none an abstention.
+fn decide(index: &TreeIndex, call: &Call, candidates: Vec<Eid>, family: Family) -> Decision {
+    let mut canon: Vec<Eid> = candidates
+        .into_iter()
+        .map(|e| canonical(index, e))
+        .collect();
+    canon.sort();
+    canon.dedup();
+    let fitting: Vec<Eid> = canon
+        .iter()
+        .copied()
+        .filter(|&e| fits(index.decl(e), call))
+        .collect();
+    // A declaration and its completion in one region (`procedure P;` then its
+    // body) are one entity, named by the first.
+    let mut entities: Vec<Eid> = Vec::new();
+    for e in fitting {
+        let decl = index.decl(e);
+        let twin = entities.iter().position(|&k| {
+            let kd = index.decl(k);
+            k.file == e.file && kd.scope == decl.scope && same_profile(kd, decl)
+        });
+        match twin {
+            Some(i) if index.decl(entities[i]).line > decl.line => entities[i] = e,
+            Some(_) => {}
+            None => entities.push(e),
+        }
+    }
+    match entities.as_slice() {
+        [] => Decision::Refuse(Reason::Ambiguous),
+        [one] => {
+            let mut placement = Placement::in_tree(vec![*one], family);
+            placement.name_declaration(*one);
+            Decision::Place(placement)
+        }
+        _ => match MayReach::new(entities, family) {
+            Some(m) => Decision::MayReach(m),
+            None => Decision::Refuse(Reason::Ambiguous),
+        },
+    }
+}
+
+/// `F (…)`, `F;` and a bare `F` in an expression.
+fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
+    let Callee::Name(name) = &call.callee else {
+        return Decision::Pass;
+    };
+    let index = cx.index;
+    let mut candidates = Vec::new();
+    let mut family = Family::Lexical;
+    match local(index, fi, call.scope, name) {
+        Local::Object => return Decision::Refuse(Reason::LocalValue),
+        Local::Package(_) => return Decision::Refuse(Reason::UnsupportedSyntax),
+        Local::Callables(c) => candidates.extend(c),
+        Local::Nothing => {}
+    }
+    for (spec, _) in enclosing_units(index, fi) {
+        candidates.extend(members(index, spec, name));
+    }
+    // A library subprogram the file `with`s (`with Run_Tests; … Run_Tests;`).
+    for cf in context_files(index, fi) {
+        for import in &index.file(cf).imports {
+            if let ImportKind::AdaWith { path } = &import.kind {
+                if path.last().map(String::as_str) == Some(name.as_str()) {
+                    if let Some(e) = unit_entity(index, &path.join(".")) {
+                        if is_callable(index.decl(e)) {
+                            candidates.push(e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut outside_declarer = None;
+    let mut unknown_use = false;
+    // A `use`d package outside the tree that may declare this name.
+    let mut outside_homonym = false;
+    let before = candidates.len();
+    let used = used_packages(index, fi, call.scope);
+    for pkg in used.iter().cloned() {
+        match pkg {
+            Pkg::InTree(p) => candidates.extend(members(index, p, name)),
+            Pkg::Outside(s) => {
+                outside_homonym |= policy::outside_may_declare(&s, name);
+                if policy::outside_declares(&s, name) {
+                    outside_declarer = outside_declarer.or(Some(s));
+                }
+            }
+            Pkg::Unknown => unknown_use = true,
+        }
+    }
+    if before == 0 && candidates.len() > before {
+        family = Family::Import;
+    }
+    // Primitive subprograms the derived types of every searched package inherit.
+    let mut searched: Vec<Eid> = own_packages(index, fi, call.scope);
+    searched.extend(enclosing_units(index, fi).into_iter().map(|(e, _)| e));
+    searched.extend(used.iter().filter_map(|p| match p {
+        Pkg::InTree(e) => Some(*e),
+        _ => None,
+    }));
+    let mut parents = Vec::new();
+    let mut unknown_parent = false;
+    for p in searched {
+        unknown_parent |= inherited(index, p, name, &mut parents, 0);
+    }
+    for p in parents {
+        candidates.extend(members(index, p, name));
+    }
+    if before == 0 && !candidates.is_empty() && (outside_homonym || unknown_use) {
+        // Only `use` (or inheritance) makes the tree's declarations visible here,
+        // and a `use`d package the engine cannot read may declare the same name
+        // with another profile (`Length` of a bounded string): types decide.
+        return Decision::Refuse(Reason::Refused);
+    }
+    if unknown_parent && !candidates.is_empty() {
+        // A type derived from one the engine cannot read may inherit a
+        // subprogram of this name, as visible as the ones found.
+        return Decision::Refuse(Reason::Refused);
+    }
+    if !candidates.is_empty() {
+        return decide(index, call, candidates, family);
+    }
+    // Nothing of the tree is visible under this name: a `use`d language-defined
+    // unit that declares a subprogram so named has it, when the tree declares no
+    // subprogram so named at all (else a type conversion or an object of the
+    // tree, `Amount (X)`, would be taken for the unit's).
+    match outside_declarer {
+        Some(pkg) if !unknown_use && !declares_subprogram(index, name) => {
+            Decision::Place(Placement::outside(
+                OutsideKind::External,
+                format!("{pkg}.{name}"),
+                Family::ExternalImport,
+            ))
+        }
+        _ => Decision::Refuse(Reason::NoDeclaration),
+    }
+}
+
+/// The packages of the file whose regions enclose a scope (their owners).
+fn own_packages(index: &TreeIndex, fi: u32, scope: ScopeIdx) -> Vec<Eid> {
+    let file = index.file(fi);
+    scope_chain(file, scope)
+        .into_iter()
+        .filter_map(|s| file.scopes[s as usize].owner)
+        .filter(|&d| is_package(&file.decls[d as usize]))
+        .map(|d| Eid { file: fi, decl: d })
+        .collect()
+}
+
+fn declares_subprogram(index: &TreeIndex, name: &str) -> bool {
+    index.by_name(name).iter().any(|&e| {
+        index.file(e.file).language == crate::lang::Language::Ada && is_callable(index.decl(e))
+    })
+}
+
+/// `P.F (…)`, `P.Q.F;`: a package's declaration, or a unit outside the tree.
+fn qualified_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
+    let Callee::Member { receiver, name } = &call.callee else {
+        return Decision::Pass;
+    };
+    let Receiver::Path(path) = receiver else {
+        return Decision::Refuse(Reason::ReceiverTypeUnknown);
+    };
+    let index = cx.index;
+    match package_path(index, fi, call.scope, path, true, 0) {
+        Pkg::InTree(p) => {
+            let mut found = members(index, p, name);
+            // Inside the package's own body, its body-only subprograms too.
+            if let Some(body) = own_body(index, fi, p) {
+                found.extend(members(index, body, name));
+            }
+            if found.is_empty() {
+                // The package declares no subprogram so named: a type conversion,
+                // an object's component, an enumeration literal.
+                return Decision::Unresolved;
+            }
+            decide(index, call, found, Family::QualifiedPath)
+        }
+        Pkg::Outside(unit) => Decision::Place(Placement::outside(
+            OutsideKind::External,
+            format!("{unit}.{name}"),
+            Family::ExternalImport,
+        )),
+        Pkg::Unknown => Decision::Refuse(Reason::ReceiverTypeUnknown),
+    }
+}
+
+/// The body's package declaration when `fi` is (or continues) the body of the
+/// library package `pkg`.
+fn own_body(index: &TreeIndex, fi: u32, pkg: Eid) -> Option<Eid> {
+    let decl = index.decl(pkg);
+    if decl.parent.is_some() {
+        return None;
+    }
+    let u = unit(index.file(pkg.file));
+    let file = index.file(fi);
+    if unit(file) != u || role(file) == "spec" {
+        return None;
+    }
+    unit_decl(index, u, "body")
+}

@@ -1,0 +1,190 @@
+//! Kotlin overloads (`pick_overload`, called by the shared overload pass): the
+//! candidates the arguments can fill — arity is a range (defaults may be left
+//! out, `vararg` takes any number, named arguments must name a parameter, a
+//! trailing lambda is the last argument) — then the ones no argument type
+//! contradicts. Kotlin converts no number implicitly, so a literal's type
+//! contradicts every other primitive.
+
+use crate::facts::{ArgShape, Call, Decl, LiteralType, TypeRef};
+use crate::index::Eid;
+use crate::lang::kotlin::resolve::{arg_recv, call_site, ty_of, Recv, Ty};
+use crate::lang::kotlin::types::Site;
+use crate::resolve::Cx;
+
+/// The one candidate the call fits, or `None` when the arguments do not decide.
+pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+    let by_count = fitting(cx, call, candidates);
+    if let [one] = by_count.as_slice() {
+        return Some(*one);
+    }
+    let site = call_site(file, call);
+    let typed: Vec<Eid> = by_count
+        .iter()
+        .copied()
+        .filter(|&c| !contradicted(cx, site, call, c))
+        .collect();
+    match typed.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// The candidates whose parameters the call's arguments can fill by count and by
+/// name (all of them when a spread makes the count unknowable).
+pub fn fitting(cx: &Cx, call: &Call, candidates: &[Eid]) -> Vec<Eid> {
+    candidates
+        .iter()
+        .copied()
+        .filter(|&c| call.has_splat || fits_count(cx.index.decl(c), call))
+        .collect()
+}
+
+/// The candidates the arguments fit by count and by name, then those no
+/// argument of certain type contradicts: a literal, `this`, a construction. A
+/// name's type may be smart cast where the engine does not see it, so a name
+/// never rules a candidate out here.
+pub fn fitting_certain(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Vec<Eid> {
+    let site = call_site(file, call);
+    fitting(cx, call, candidates)
+        .into_iter()
+        .filter(|&c| !contradicted_by(cx, site, call, c, is_certain))
+        .collect()
+}
+
+fn is_certain(arg: &ArgShape) -> bool {
+    match arg {
+        ArgShape::Literal(_) | ArgShape::New(_) => true,
+        ArgShape::Name(n) => n == "this",
+        _ => false,
+    }
+}
+
+/// Whether the arguments fill the parameters: every named argument names one,
+/// every parameter without a default is filled, and no more arguments are
+/// given than parameters unless one is a `vararg`.
+pub fn fits_count(decl: &Decl, call: &Call) -> bool {
+    let params = &decl.params;
+    for (name, _) in &call.keywords {
+        if !params.iter().any(|p| &p.name == name) {
+            return false;
+        }
+    }
+    let given = call.args.len() + call.keywords.len();
+    let required = params
+        .iter()
+        .filter(|p| !p.has_default && !p.variadic)
+        .count();
+    let vararg = params.iter().any(|p| p.variadic);
+    given >= required && (vararg || given <= params.len())
+}
+
+/// Whether some positional argument's type cannot be its parameter's.
+fn contradicted(cx: &Cx, site: Site, call: &Call, candidate: Eid) -> bool {
+    contradicted_by(cx, site, call, candidate, |_| true)
+}
+
+/// `contradicted`, reading only the arguments `considered` accepts.
+fn contradicted_by(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    candidate: Eid,
+    considered: impl Fn(&ArgShape) -> bool,
+) -> bool {
+    let decl = cx.index.decl(candidate);
+    let at = Site::of_decl(cx.index, candidate);
+    let vararg = decl.params.iter().position(|p| p.variadic);
+    for (i, arg) in call.args.iter().enumerate() {
+        if !considered(arg) {
+            continue;
+        }
+        let param = match vararg {
+            Some(v) if i >= v => &decl.params[v],
+            _ => match decl.params.get(i) {
+                Some(p) => p,
+                None => continue,
+            },
+        };
+        let Some(pty) = &param.ty else {
+            continue;
+        };
+        if !may_fit(cx, site, arg, at, pty) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether an argument may be passed where `param` is declared (unknown types
+/// never contradict).
+fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bool {
+    let function_param = matches!(param.last(), Some("<fn>" | "<fn-receiver>"));
+    if matches!(arg, ArgShape::Function(_) | ArgShape::Lambda) {
+        // A lambda fills a function type, or a `fun interface` the resolver does
+        // not tell apart; never a primitive or a String.
+        return function_param || !is_value_type(&ty_of(cx, at, param));
+    }
+    if let ArgShape::Literal(LiteralType::None) = arg {
+        return true;
+    }
+    let pty = ty_of(cx, at, param);
+    let Recv::Value(aty, _) = arg_recv(cx, site, arg) else {
+        return true;
+    };
+    if function_param {
+        return !is_value_type(&aty);
+    }
+    match (&aty, &pty) {
+        (_, Ty::Unknown) | (Ty::Unknown | Ty::Foreign, _) => true,
+        (Ty::Tree(a), Ty::Tree(p)) => {
+            cx.hierarchy.is_subtype(*a, *p) || cx.hierarchy.has_unknown_base(*a)
+        }
+        (Ty::Outside { fqn: a, .. }, Ty::Outside { fqn: p, .. }) => {
+            a == p
+                || p == "kotlin.Any"
+                || crate::lang::kotlin::policy::outside_supertypes(a).contains(&p.as_str())
+                || !(is_value_fqn(a) || is_value_fqn(p))
+                || (literal_widens(arg) && integer_fqn(p))
+        }
+        // String and the primitives are final: no class of the tree is one, an
+        // outside base or not.
+        (Ty::Tree(a), Ty::Outside { fqn: p, .. }) => {
+            let _ = a;
+            !is_value_fqn(p)
+        }
+        (Ty::Outside { fqn: a, .. }, Ty::Tree(_)) => !is_value_fqn(a),
+        (_, Ty::Foreign) => true,
+    }
+}
+
+/// An integer literal takes the expected integer type (`val x: Long = 1`).
+fn literal_widens(arg: &ArgShape) -> bool {
+    matches!(arg, ArgShape::Literal(LiteralType::Int))
+}
+
+fn integer_fqn(fqn: &str) -> bool {
+    matches!(
+        fqn,
+        "kotlin.Long" | "kotlin.Short" | "kotlin.Byte" | "kotlin.Int"
+    )
+}
+
+/// Primitives and String: final types no other type is a subtype of.
+fn is_value_fqn(fqn: &str) -> bool {
+    matches!(
+        fqn,
+        "kotlin.String"
+            | "kotlin.Int"
+            | "kotlin.Long"
+            | "kotlin.Short"
+            | "kotlin.Byte"
+            | "kotlin.Double"
+            | "kotlin.Float"
+            | "kotlin.Boolean"
+            | "kotlin.Char"
+    )
+}
+
+fn is_value_type(ty: &Ty) -> bool {
+    matches!(ty, Ty::Outside { fqn, .. } if is_value_fqn(fqn))
+}

@@ -1,0 +1,639 @@
+//! Kotlin's closed lists: the rule families in rule order, the packages every file
+//! imports by default, the standard library's types and top-level functions a
+//! call may reach without an import, and how its scope functions bind `this` and
+//! `it`.
+
+use crate::resolve::family::Family;
+
+/// The families the Kotlin rules place with, in rule order.
+pub const FAMILIES: &[Family] = &[
+    Family::Lexical,
+    Family::OwnType,
+    Family::Inheritance,
+    Family::Construction,
+    Family::Import,
+    Family::QualifiedPath,
+    Family::WrittenType,
+    Family::ReturnType,
+    Family::Builtin,
+    Family::ExternalImport,
+    Family::ForeignType,
+    Family::NothingDeclaresIt,
+];
+
+/// The packages every Kotlin/JVM file imports by default (the language
+/// specification's default imports plus the JVM platform's).
+pub const DEFAULT_IMPORTS: &[&str] = &[
+    "kotlin",
+    "kotlin.annotation",
+    "kotlin.collections",
+    "kotlin.comparisons",
+    "kotlin.io",
+    "kotlin.ranges",
+    "kotlin.sequences",
+    "kotlin.text",
+    "java.lang",
+    "kotlin.jvm",
+];
+
+/// Types a Kotlin file names without an import, with their package: a closed
+/// list of the default imports' public types the corpora and proofs write.
+pub const DEFAULT_TYPES: &[(&str, &str)] = &[
+    ("Any", "kotlin"),
+    ("Nothing", "kotlin"),
+    ("Unit", "kotlin"),
+    ("String", "kotlin"),
+    ("CharSequence", "kotlin"),
+    ("Char", "kotlin"),
+    ("Boolean", "kotlin"),
+    ("Byte", "kotlin"),
+    ("Short", "kotlin"),
+    ("Int", "kotlin"),
+    ("Long", "kotlin"),
+    ("Float", "kotlin"),
+    ("Double", "kotlin"),
+    ("Number", "kotlin"),
+    ("Comparable", "kotlin"),
+    ("Array", "kotlin"),
+    ("IntArray", "kotlin"),
+    ("LongArray", "kotlin"),
+    ("ByteArray", "kotlin"),
+    ("CharArray", "kotlin"),
+    ("BooleanArray", "kotlin"),
+    ("DoubleArray", "kotlin"),
+    ("FloatArray", "kotlin"),
+    ("ShortArray", "kotlin"),
+    ("Pair", "kotlin"),
+    ("Triple", "kotlin"),
+    ("Lazy", "kotlin"),
+    ("Result", "kotlin"),
+    ("Enum", "kotlin"),
+    ("Throwable", "kotlin"),
+    ("Exception", "kotlin"),
+    ("RuntimeException", "kotlin"),
+    ("Error", "kotlin"),
+    ("IllegalArgumentException", "kotlin"),
+    ("IllegalStateException", "kotlin"),
+    ("IndexOutOfBoundsException", "kotlin"),
+    ("UnsupportedOperationException", "kotlin"),
+    ("NoSuchElementException", "kotlin"),
+    ("NumberFormatException", "kotlin"),
+    ("ClassCastException", "kotlin"),
+    ("NullPointerException", "kotlin"),
+    ("ArithmeticException", "kotlin"),
+    ("AssertionError", "kotlin"),
+    ("Function", "kotlin"),
+    ("Annotation", "kotlin"),
+    ("Deprecated", "kotlin"),
+    ("Suppress", "kotlin"),
+    ("Iterable", "kotlin.collections"),
+    ("MutableIterable", "kotlin.collections"),
+    ("Collection", "kotlin.collections"),
+    ("MutableCollection", "kotlin.collections"),
+    ("List", "kotlin.collections"),
+    ("MutableList", "kotlin.collections"),
+    ("Set", "kotlin.collections"),
+    ("MutableSet", "kotlin.collections"),
+    ("Map", "kotlin.collections"),
+    ("MutableMap", "kotlin.collections"),
+    ("Iterator", "kotlin.collections"),
+    ("MutableIterator", "kotlin.collections"),
+    ("ListIterator", "kotlin.collections"),
+    ("ArrayList", "kotlin.collections"),
+    ("HashMap", "kotlin.collections"),
+    ("LinkedHashMap", "kotlin.collections"),
+    ("HashSet", "kotlin.collections"),
+    ("LinkedHashSet", "kotlin.collections"),
+    ("ArrayDeque", "kotlin.collections"),
+    ("Sequence", "kotlin.sequences"),
+    ("IntRange", "kotlin.ranges"),
+    ("LongRange", "kotlin.ranges"),
+    ("CharRange", "kotlin.ranges"),
+    ("ClosedRange", "kotlin.ranges"),
+    ("Regex", "kotlin.text"),
+    ("MatchResult", "kotlin.text"),
+    ("StringBuilder", "kotlin.text"),
+    ("Appendable", "kotlin.text"),
+    ("Charsets", "kotlin.text"),
+    ("Comparator", "kotlin"),
+    ("Object", "java.lang"),
+    ("System", "java.lang"),
+    ("Math", "java.lang"),
+    ("Thread", "java.lang"),
+    ("Class", "java.lang"),
+    ("Integer", "java.lang"),
+    ("Character", "java.lang"),
+    ("Runnable", "java.lang"),
+    ("AutoCloseable", "java.lang"),
+    ("Cloneable", "java.lang"),
+    ("Process", "java.lang"),
+    ("Runtime", "java.lang"),
+    ("Volatile", "kotlin.jvm"),
+    ("JvmStatic", "kotlin.jvm"),
+    ("JvmField", "kotlin.jvm"),
+    ("JvmName", "kotlin.jvm"),
+    ("JvmOverloads", "kotlin.jvm"),
+    ("Throws", "kotlin.jvm"),
+    ("Synchronized", "kotlin.jvm"),
+];
+
+/// The standard library's top-level functions a file calls without an import
+/// (default imports): a closed list. A tree that declares a visible function of
+/// the name wins over it, as an explicit or same-package declaration does.
+pub const DEFAULT_FUNCTIONS: &[&str] = &[
+    "println",
+    "print",
+    "readLine",
+    "readln",
+    "error",
+    "require",
+    "requireNotNull",
+    "check",
+    "checkNotNull",
+    "assert",
+    "TODO",
+    "run",
+    "with",
+    "repeat",
+    "lazy",
+    "lazyOf",
+    "synchronized",
+    "runCatching",
+    "maxOf",
+    "minOf",
+    "listOf",
+    "listOfNotNull",
+    "mutableListOf",
+    "arrayListOf",
+    "emptyList",
+    "setOf",
+    "mutableSetOf",
+    "hashSetOf",
+    "linkedSetOf",
+    "sortedSetOf",
+    "emptySet",
+    "mapOf",
+    "mutableMapOf",
+    "hashMapOf",
+    "linkedMapOf",
+    "sortedMapOf",
+    "emptyMap",
+    "arrayOf",
+    "arrayOfNulls",
+    "emptyArray",
+    "intArrayOf",
+    "longArrayOf",
+    "charArrayOf",
+    "byteArrayOf",
+    "booleanArrayOf",
+    "doubleArrayOf",
+    "floatArrayOf",
+    "sequenceOf",
+    "emptySequence",
+    "generateSequence",
+    "sequence",
+    "iterator",
+    "buildString",
+    "buildList",
+    "buildSet",
+    "buildMap",
+    "compareBy",
+    "compareValues",
+    "compareValuesBy",
+    "naturalOrder",
+    "reverseOrder",
+    "Pair",
+    "Triple",
+    "Regex",
+    "StringBuilder",
+    "ArrayList",
+    "HashMap",
+    "LinkedHashMap",
+    "HashSet",
+    "LinkedHashSet",
+    "ArrayDeque",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "UnsupportedOperationException",
+    "IndexOutOfBoundsException",
+    "NoSuchElementException",
+    "NumberFormatException",
+    "RuntimeException",
+    "Exception",
+    "Error",
+    "AssertionError",
+    "Throwable",
+    "NullPointerException",
+    "ClassCastException",
+    "ArithmeticException",
+    "Any",
+    "Object",
+    "Thread",
+    "Array",
+    "IntArray",
+    "CharArray",
+    "ByteArray",
+    "BooleanArray",
+    "LongArray",
+];
+
+/// Extension functions of the standard library that every value has (they are
+/// declared on a type parameter `T` or on `Any?`), and `Any`'s own members.
+pub const ANY_MEMBERS: &[&str] = &[
+    "let",
+    "also",
+    "apply",
+    "run",
+    "takeIf",
+    "takeUnless",
+    "to",
+    "toString",
+    "equals",
+    "hashCode",
+];
+
+/// Scope functions whose lambda's receiver (`this`) is the call's receiver.
+pub const RECEIVER_IS_THIS: &[&str] = &["apply", "run"];
+
+/// Scope functions whose lambda's `it` is the call's receiver.
+pub const RECEIVER_IS_IT: &[&str] = &["let", "also", "takeIf", "takeUnless"];
+
+/// How a lambda passed to an outside function of this name binds its implicit
+/// receiver: `Some(true)` the call's receiver (or, for `with`, its first
+/// argument), `Some(false)` no receiver at all; `None` the name is not known.
+pub fn outside_lambda_receiver(name: &str) -> Option<LambdaReceiver> {
+    if RECEIVER_IS_THIS.contains(&name) {
+        return Some(LambdaReceiver::CallReceiver);
+    }
+    if name == "with" {
+        return Some(LambdaReceiver::FirstArgument);
+    }
+    if let Some(&(_, fqn)) = RECEIVER_BUILDERS.iter().find(|(n, _)| *n == name) {
+        return Some(LambdaReceiver::Outside(fqn));
+    }
+    NO_RECEIVER.contains(&name).then_some(LambdaReceiver::None)
+}
+
+/// What a lambda's `this` is when an outside function calls it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LambdaReceiver {
+    /// The receiver of the call (`x.apply { … }`).
+    CallReceiver,
+    /// The call's first argument (`with(x) { … }`).
+    FirstArgument,
+    /// An outside type (`buildString { … }`: a StringBuilder).
+    Outside(&'static str),
+    /// No implicit receiver.
+    None,
+}
+
+/// Builders whose lambda's receiver is an outside type.
+const RECEIVER_BUILDERS: &[(&str, &str)] = &[
+    ("buildString", "kotlin.text.StringBuilder"),
+    ("buildList", "kotlin.collections.MutableList"),
+    ("buildSet", "kotlin.collections.MutableSet"),
+    ("buildMap", "kotlin.collections.MutableMap"),
+];
+
+/// Outside functions whose lambdas take no receiver (`it` or named parameters
+/// only): the standard library's collection, string and control functions.
+const NO_RECEIVER: &[&str] = &[
+    "let",
+    "also",
+    "takeIf",
+    "takeUnless",
+    "repeat",
+    "lazy",
+    "synchronized",
+    "runCatching",
+    "use",
+    "forEach",
+    "forEachIndexed",
+    "onEach",
+    "map",
+    "mapIndexed",
+    "mapNotNull",
+    "mapIndexedNotNull",
+    "mapTo",
+    "mapKeys",
+    "mapValues",
+    "flatMap",
+    "filter",
+    "filterNot",
+    "filterIndexed",
+    "filterKeys",
+    "filterValues",
+    "filterIsInstance",
+    "any",
+    "all",
+    "none",
+    "count",
+    "first",
+    "firstOrNull",
+    "last",
+    "lastOrNull",
+    "find",
+    "findLast",
+    "single",
+    "singleOrNull",
+    "indexOfFirst",
+    "indexOfLast",
+    "sortedBy",
+    "sortedByDescending",
+    "sortedWith",
+    "sortBy",
+    "sortWith",
+    "maxBy",
+    "maxByOrNull",
+    "minBy",
+    "minByOrNull",
+    "maxOf",
+    "minOf",
+    "sumOf",
+    "groupBy",
+    "associate",
+    "associateBy",
+    "associateWith",
+    "partition",
+    "zip",
+    "fold",
+    "foldIndexed",
+    "reduce",
+    "takeWhile",
+    "dropWhile",
+    "distinctBy",
+    "joinToString",
+    "joinTo",
+    "getOrElse",
+    "getOrPut",
+    "compareBy",
+    "thenBy",
+    "thenByDescending",
+    "compareByDescending",
+    "removeAll",
+    "retainAll",
+    "removeIf",
+    "computeIfAbsent",
+    "compute",
+    "replace",
+    "split",
+    "require",
+    "check",
+    "requireNotNull",
+    "checkNotNull",
+    "generateSequence",
+    "Comparator",
+    "thread",
+    "measureTimeMillis",
+    "measureNanoTime",
+    "onFailure",
+    "onSuccess",
+    "getOrDefault",
+    "ifEmpty",
+    "ifBlank",
+    "trimEnd",
+    "trimStart",
+    "trim",
+    "withIndex",
+    "chunked",
+    "windowed",
+    "lines",
+];
+
+/// Collection functions whose lambda's single parameter is an element of the
+/// receiver (its first type argument).
+pub const ELEMENT_LAMBDAS: &[&str] = &[
+    "forEach",
+    "onEach",
+    "map",
+    "mapNotNull",
+    "flatMap",
+    "filter",
+    "filterNot",
+    "any",
+    "all",
+    "none",
+    "count",
+    "first",
+    "firstOrNull",
+    "last",
+    "lastOrNull",
+    "find",
+    "findLast",
+    "single",
+    "singleOrNull",
+    "sortedBy",
+    "sortedByDescending",
+    "maxByOrNull",
+    "minByOrNull",
+    "sumOf",
+    "groupBy",
+    "associate",
+    "associateBy",
+    "associateWith",
+    "partition",
+    "takeWhile",
+    "dropWhile",
+    "distinctBy",
+    "joinToString",
+    "indexOfFirst",
+    "indexOfLast",
+];
+
+/// Outside types that hand out their elements by the first type argument.
+pub const ELEMENT_CONTAINERS: &[&str] = &[
+    "kotlin.collections.Iterable",
+    "kotlin.collections.MutableIterable",
+    "kotlin.collections.Collection",
+    "kotlin.collections.MutableCollection",
+    "kotlin.collections.List",
+    "kotlin.collections.MutableList",
+    "kotlin.collections.Set",
+    "kotlin.collections.MutableSet",
+    "kotlin.collections.ArrayList",
+    "kotlin.collections.HashSet",
+    "kotlin.collections.LinkedHashSet",
+    "kotlin.sequences.Sequence",
+    "kotlin.Array",
+];
+
+/// Members of outside types known in full: a name that is not among them is not
+/// a member, so a call inside a lambda with that receiver looks further out.
+pub fn known_members(fqn: &str) -> Option<&'static [&'static str]> {
+    let members: &[&str] = match fqn {
+        "kotlin.Any" => &["equals", "hashCode", "toString"],
+        "kotlin.text.StringBuilder" => &[
+            "append",
+            "appendLine",
+            "appendln",
+            "insert",
+            "setLength",
+            "toString",
+            "length",
+            "get",
+            "reverse",
+            "delete",
+            "deleteCharAt",
+            "replace",
+            "indexOf",
+            "lastIndexOf",
+            "substring",
+            "setCharAt",
+            "clear",
+            "isEmpty",
+            "isNotEmpty",
+            "equals",
+            "hashCode",
+            "capacity",
+            "ensureCapacity",
+            "trimToSize",
+            "subSequence",
+            "chars",
+            "codePointAt",
+        ],
+        "kotlin.collections.MutableList" | "kotlin.collections.MutableSet" => &[
+            "add",
+            "addAll",
+            "remove",
+            "removeAll",
+            "removeAt",
+            "retainAll",
+            "clear",
+            "contains",
+            "containsAll",
+            "isEmpty",
+            "iterator",
+            "size",
+            "get",
+            "set",
+            "indexOf",
+            "lastIndexOf",
+            "listIterator",
+            "subList",
+            "equals",
+            "hashCode",
+            "toString",
+        ],
+        "kotlin.Throwable"
+        | "kotlin.Exception"
+        | "kotlin.RuntimeException"
+        | "kotlin.Error"
+        | "kotlin.IllegalStateException"
+        | "kotlin.IllegalArgumentException"
+        | "kotlin.UnsupportedOperationException" => &[
+            "message",
+            "cause",
+            "localizedMessage",
+            "stackTrace",
+            "suppressed",
+            "getMessage",
+            "getCause",
+            "getLocalizedMessage",
+            "getStackTrace",
+            "setStackTrace",
+            "getSuppressed",
+            "addSuppressed",
+            "printStackTrace",
+            "fillInStackTrace",
+            "initCause",
+            "toString",
+            "equals",
+            "hashCode",
+        ],
+        "kotlin.Comparable" => &["compareTo", "equals", "hashCode", "toString"],
+        "kotlin.collections.MutableMap" => &[
+            "put",
+            "putAll",
+            "remove",
+            "clear",
+            "get",
+            "containsKey",
+            "containsValue",
+            "isEmpty",
+            "size",
+            "keys",
+            "values",
+            "entries",
+            "equals",
+            "hashCode",
+            "toString",
+        ],
+        _ => return None,
+    };
+    Some(members)
+}
+
+/// Members the compiler generates on a data class: reached on the class itself
+/// (no text declares them; kotlinc's IR points at the class).
+pub const DATA_CLASS_MEMBERS: &[&str] = &["copy", "equals", "hashCode", "toString"];
+
+/// Members every enum has: `values()`/`valueOf()` are generated on the enum,
+/// the others come from `kotlin.Enum`.
+pub const ENUM_GENERATED: &[&str] = &["values", "valueOf"];
+pub const ENUM_MEMBERS: &[&str] = &[
+    "name",
+    "ordinal",
+    "compareTo",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
+/// The package a default-imported type lives in.
+pub fn default_type(name: &str) -> Option<&'static str> {
+    DEFAULT_TYPES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, p)| *p)
+}
+
+/// Whether a dotted name is in the JDK or the Kotlin standard library.
+pub fn is_stdlib(fqn: &str) -> bool {
+    ["kotlin.", "java.", "javax.", "jdk.", "sun."]
+        .iter()
+        .any(|p| fqn.starts_with(p))
+        || fqn == "kotlin"
+}
+
+/// The outside supertypes of an outside type the corpora use, so an extension
+/// declared on `CharSequence` applies to a `String`.
+pub fn outside_supertypes(fqn: &str) -> &'static [&'static str] {
+    match fqn {
+        "kotlin.String" => &["kotlin.CharSequence", "kotlin.Comparable", "kotlin.Any"],
+        "kotlin.text.StringBuilder" => &[
+            "kotlin.CharSequence",
+            "kotlin.text.Appendable",
+            "kotlin.Any",
+        ],
+        "kotlin.Int" | "kotlin.Long" | "kotlin.Double" | "kotlin.Float" | "kotlin.Short"
+        | "kotlin.Byte" => &["kotlin.Number", "kotlin.Comparable", "kotlin.Any"],
+        "kotlin.collections.MutableList" | "kotlin.collections.ArrayList" => &[
+            "kotlin.collections.List",
+            "kotlin.collections.MutableCollection",
+            "kotlin.collections.Collection",
+            "kotlin.collections.MutableIterable",
+            "kotlin.collections.Iterable",
+            "kotlin.Any",
+        ],
+        "kotlin.collections.List" | "kotlin.collections.Set" => &[
+            "kotlin.collections.Collection",
+            "kotlin.collections.Iterable",
+            "kotlin.Any",
+        ],
+        "kotlin.collections.MutableSet"
+        | "kotlin.collections.HashSet"
+        | "kotlin.collections.LinkedHashSet" => &[
+            "kotlin.collections.Set",
+            "kotlin.collections.MutableCollection",
+            "kotlin.collections.Collection",
+            "kotlin.collections.MutableIterable",
+            "kotlin.collections.Iterable",
+            "kotlin.Any",
+        ],
+        "kotlin.collections.Collection" => &["kotlin.collections.Iterable", "kotlin.Any"],
+        "kotlin.collections.MutableMap"
+        | "kotlin.collections.HashMap"
+        | "kotlin.collections.LinkedHashMap" => &["kotlin.collections.Map", "kotlin.Any"],
+        _ => &["kotlin.Any"],
+    }
+}

@@ -1,0 +1,4 @@
+package Greet is
+   procedure Hello;
+   procedure Run;
+end Greet;

@@ -1,0 +1,5 @@
+with Greet;
+procedure Main is
+begin
+   Greet.Run;
+end Main;

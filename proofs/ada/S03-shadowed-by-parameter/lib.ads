@@ -1,0 +1,4 @@
+package Lib is
+   procedure Step;
+   procedure Apply (Step : access procedure);
+end Lib;

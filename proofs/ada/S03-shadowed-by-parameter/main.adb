@@ -1,0 +1,5 @@
+with Lib;
+procedure Main is
+begin
+   Lib.Apply (Lib.Step'Access);
+end Main;

@@ -1,0 +1,3 @@
+package Lib is
+   function Unit return Integer;
+end Lib;

@@ -1,0 +1,3 @@
+package Lib is
+   procedure Hello (Name : String);
+end Lib;

@@ -1,0 +1,5 @@
+with Lib; use Lib;
+procedure Main is
+begin
+   Hello ("ada");
+end Main;

@@ -1,0 +1,6 @@
+package body Shapes.Square is
+   function Perimeter (Side : Integer) return Integer is
+   begin
+      return Side * Sides;
+   end Perimeter;
+end Shapes.Square;

@@ -1,0 +1,3 @@
+package Shapes is
+   function Sides return Integer;
+end Shapes;

@@ -1,0 +1,4 @@
+function Twice (X : T) return T is
+begin
+   return X + X;
+end Twice;

@@ -1,0 +1,3 @@
+generic
+   type T is range <>;
+function Twice (X : T) return T;

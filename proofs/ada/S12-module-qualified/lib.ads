@@ -1,0 +1,3 @@
+package Lib is
+   function Twice (X : Integer) return Integer;
+end Lib;

@@ -1,0 +1,3 @@
+package Lib is
+   procedure Report (N : Integer);
+end Lib;

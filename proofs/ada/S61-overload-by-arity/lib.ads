@@ -1,0 +1,4 @@
+package Lib is
+   procedure Show (A : Integer);
+   procedure Show (A : Integer; B : Integer);
+end Lib;

@@ -1,0 +1,5 @@
+#include <stdio.h>
+
+#ifdef EOF
+int stdio_says(void) { return 1; }
+#endif

@@ -1,0 +1,9 @@
+using static Lib.Tools;
+
+public class Program
+{
+    public static void Main()
+    {
+        Greet("world");
+    }
+}

@@ -1,0 +1,10 @@
+using Lib;
+
+public class Program
+{
+    public static void Main()
+    {
+        Lib.Util.Helper();
+        Tools.Run();
+    }
+}

@@ -1,0 +1,7 @@
+fun helper(): String {
+    return "helper"
+}
+
+fun main() {
+    println(helper())
+}

@@ -1,0 +1,7 @@
+import lib.greet
+import lib.Tools
+
+fun main() {
+    println(greet())
+    println(Tools.version())
+}

@@ -1,0 +1,4 @@
+fun main() {
+    println(lib.greet())
+    println(lib.Tools.version())
+}
