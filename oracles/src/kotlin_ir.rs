@@ -164,7 +164,10 @@ struct Header {
 
 /// Reads the plugin's lines: the header, then one access a line.
 pub fn read_accesses(text: &str) -> Result<Vec<Access>, String> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let (_, first) = lines
         .next()
         .ok_or_else(|| "the plugin wrote nothing".to_string())?;
@@ -208,7 +211,8 @@ mod tests {
         let err = read_accesses(r#"{"kind":"plugin","version":"0"}"#).unwrap_err();
         assert!(err.contains("format"), "{err}");
         assert!(read_accesses("").is_err());
-        let err = read_accesses("{\"kind\":\"plugin\",\"version\":\"1\"}\n{\"kind\":\"call\"}").unwrap_err();
+        let err = read_accesses("{\"kind\":\"plugin\",\"version\":\"1\"}\n{\"kind\":\"call\"}")
+            .unwrap_err();
         assert!(err.contains("line 2"), "{err}");
     }
 }

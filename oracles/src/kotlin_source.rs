@@ -134,7 +134,9 @@ impl SourceFile {
         if node.kind() != "constructor_delegation_call" {
             return None;
         }
-        let keyword = node.child(0).filter(|k| matches!(k.kind(), "this" | "super"))?;
+        let keyword = node
+            .child(0)
+            .filter(|k| matches!(k.kind(), "this" | "super"))?;
         Some(self.token(keyword))
     }
 
@@ -161,9 +163,13 @@ impl SourceFile {
         let (s, e) = (self.byte(start)?, self.byte(end)?);
         // The range may take in a comment before the declaration: its node is then a
         // child of the node spanning the range.
-        let inside = named_children(node)
-            .find(|c| DECLARATION_KINDS.contains(&c.kind()) && c.start_byte() >= s && c.end_byte() <= e);
-        let declaration = inside.or_else(|| climb(node, |n| DECLARATION_KINDS.contains(&n.kind())))?;
+        // The grammar may end a declaration after the compiler does (an expression
+        // body's trailing tokens), so a child is taken by where it starts.
+        let inside = named_children(node).find(|c| {
+            DECLARATION_KINDS.contains(&c.kind()) && c.start_byte() >= s && c.start_byte() < e
+        });
+        let declaration =
+            inside.or_else(|| climb(node, |n| DECLARATION_KINDS.contains(&n.kind())))?;
         let name = declaration_name_node(declaration)?;
         let token = self.token(name);
         match expected {
@@ -232,14 +238,18 @@ fn climb<'t>(node: Node<'t>, wanted: impl Fn(&Node<'t>) -> bool) -> Option<Node<
 }
 
 fn last_identifier(node: Node<'_>) -> Option<Node<'_>> {
-    named_children(node).filter(|c| c.kind() == "identifier").last()
+    named_children(node)
+        .filter(|c| c.kind() == "identifier")
+        .last()
 }
 
 /// The token a call-like node names its callee by.
 fn written_name(node: Node<'_>) -> Option<Node<'_>> {
     match node.kind() {
         "call_expression" => callee_name(node.named_child(0)?),
-        "navigation_expression" => named_children(node).last().filter(|n| n.kind() == "identifier"),
+        "navigation_expression" => named_children(node)
+            .last()
+            .filter(|n| n.kind() == "identifier"),
         "infix_expression" => node.named_child(1).filter(|n| n.kind() == "identifier"),
         "identifier" => Some(node),
         "callable_reference" => last_identifier(node).or_else(|| {
@@ -255,7 +265,9 @@ fn written_name(node: Node<'_>) -> Option<Node<'_>> {
 fn callee_name(callee: Node<'_>) -> Option<Node<'_>> {
     match callee.kind() {
         "identifier" => Some(callee),
-        "navigation_expression" => named_children(callee).last().filter(|n| n.kind() == "identifier"),
+        "navigation_expression" => named_children(callee)
+            .last()
+            .filter(|n| n.kind() == "identifier"),
         _ => None,
     }
 }
@@ -271,11 +283,17 @@ fn declaration_name_node(declaration: Node<'_>) -> Option<Node<'_>> {
             .or_else(|| children(declaration).find(|c| c.kind() == "object")),
         "secondary_constructor" => children(declaration).find(|c| c.kind() == "constructor"),
         "property_declaration" => {
-            let variable = named_children(declaration)
-                .find(|c| matches!(c.kind(), "variable_declaration" | "multi_variable_declaration"))?;
+            let variable = named_children(declaration).find(|c| {
+                matches!(
+                    c.kind(),
+                    "variable_declaration" | "multi_variable_declaration"
+                )
+            })?;
             climb_down_to_identifier(variable)
         }
-        "class_parameter" | "enum_entry" => named_children(declaration).find(|c| c.kind() == "identifier"),
+        "class_parameter" | "enum_entry" => {
+            named_children(declaration).find(|c| c.kind() == "identifier")
+        }
         "object_literal" => children(declaration).find(|c| c.kind() == "object"),
         "getter" | "setter" => declaration_name_node(declaration.parent()?),
         // A lambda or an anonymous function: its first token.
@@ -362,18 +380,31 @@ mod tests {
         let f = file(text);
         let at = |needle: &str| offset(text, needle, 0);
         // The compiler's range of a qualified call starts at the name.
-        let area = f.called_name(at("area()"), at("area()") + 6, "area").unwrap();
+        let area = f
+            .called_name(at("area()"), at("area()") + 6, "area")
+            .unwrap();
         assert_eq!((area.text.as_str(), area.line, area.column), ("area", 2, 7));
         let map = f.called_name(at("map"), at("map") + 12, "map").unwrap();
         assert_eq!((map.line, map.column), (3, 15));
-        let infix = f.called_name(at("1 plusOne"), at("1 plusOne") + 11, "plusOne").unwrap();
+        let infix = f
+            .called_name(at("1 plusOne"), at("1 plusOne") + 11, "plusOne")
+            .unwrap();
         assert_eq!((infix.text.as_str(), infix.column), ("plusOne", 7));
-        let inner = f.called_name(at("Inner"), at("Inner") + 8, "Inner").unwrap();
+        let inner = f
+            .called_name(at("Inner"), at("Inner") + 8, "Inner")
+            .unwrap();
         assert_eq!((inner.text.as_str(), inner.column), ("Inner", 11));
         // An operator is no call the source names.
         let text = "fun m(a: Int) = a + 1\n";
         let g = file(text);
-        assert_eq!(g.called_name(offset(text, "a + 1", 0), offset(text, "a + 1", 0) + 5, "plus"), None);
+        assert_eq!(
+            g.called_name(
+                offset(text, "a + 1", 0),
+                offset(text, "a + 1", 0) + 5,
+                "plus"
+            ),
+            None
+        );
     }
 
     #[test]
@@ -384,9 +415,13 @@ mod tests {
         let class_end = text.len() as i64 - 1;
         let b = f.supertype_call(class_start, class_end).unwrap();
         assert_eq!((b.text.as_str(), b.line, b.column), ("B", 2, 11));
-        let this = f.delegation_keyword(offset(text, "this()", 0), offset(text, "this()", 0) + 6).unwrap();
+        let this = f
+            .delegation_keyword(offset(text, "this()", 0), offset(text, "this()", 0) + 6)
+            .unwrap();
         assert_eq!((this.text.as_str(), this.line), ("this", 3));
-        let sup = f.delegation_keyword(offset(text, "super(2)", 0), offset(text, "super(2)", 0) + 8).unwrap();
+        let sup = f
+            .delegation_keyword(offset(text, "super(2)", 0), offset(text, "super(2)", 0) + 8)
+            .unwrap();
         assert_eq!(sup.text, "super");
         assert_eq!(f.supertype_call(0, offset(text, "\nclass A", 0)), None);
     }
@@ -397,19 +432,41 @@ mod tests {
         let f = file(text);
         let fun_start = offset(text, "@Deprecated", 0);
         let fun_end = offset(text, "\nclass C", 0);
-        let name = f.declaration_name(fun_start, fun_end, Some("shout")).unwrap();
-        assert_eq!((name.text.as_str(), name.line, name.column), ("shout", 3, 11));
+        let name = f
+            .declaration_name(fun_start, fun_end, Some("shout"))
+            .unwrap();
+        assert_eq!(
+            (name.text.as_str(), name.line, name.column),
+            ("shout", 3, 11)
+        );
         // A range that takes in the comment before the declaration.
-        assert_eq!(f.declaration_name(0, fun_end, Some("shout")).unwrap().line, 3);
+        assert_eq!(
+            f.declaration_name(0, fun_end, Some("shout")).unwrap().line,
+            3
+        );
         assert_eq!(f.declaration_name(fun_start, fun_end, Some("other")), None);
         let companion = f
-            .declaration_name(offset(text, "companion", 0), offset(text, "  }\n  constructor", 0) + 3, Some("Companion"))
+            .declaration_name(
+                offset(text, "companion", 0),
+                offset(text, "  }\n  constructor", 0) + 3,
+                Some("Companion"),
+            )
             .unwrap();
         assert_eq!((companion.text.as_str(), companion.line), ("object", 5));
-        let k = f.declaration_name(offset(text, "val k", 0), offset(text, "val k", 0) + 9, Some("k")).unwrap();
+        let k = f
+            .declaration_name(
+                offset(text, "val k", 0),
+                offset(text, "val k", 0) + 9,
+                Some("k"),
+            )
+            .unwrap();
         assert_eq!((k.line, k.column), (6, 9));
         let ctor = f
-            .declaration_name(offset(text, "constructor()", 0), offset(text, "constructor()", 0) + 13, None)
+            .declaration_name(
+                offset(text, "constructor()", 0),
+                offset(text, "constructor()", 0) + 13,
+                None,
+            )
             .unwrap();
         assert_eq!((ctor.text.as_str(), ctor.line), ("constructor", 8));
     }
