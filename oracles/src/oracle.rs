@@ -51,7 +51,8 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gnat", "gotypes", "javac", "mcs", "pytrace", "rustc", "rustc-ir", "tsc",
+        "clang", "gnat", "gotypes", "javac", "kotlinc", "mcs", "pytrace", "rustc", "rustc-ir",
+        "tsc",
     ]
 }
 
@@ -62,6 +63,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "gnat" => Some(Box::new(crate::gnat::Gnat)),
         "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
         "javac" => Some(Box::new(crate::javac::Javac)),
+        "kotlinc" => Some(Box::new(crate::kotlinc::Kotlinc)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         "tsc" => Some(Box::new(crate::tsc::Tsc)),
         "rustc" => Some(Box::new(crate::rustc_thir::RustcThir)),

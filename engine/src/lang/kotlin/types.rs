@@ -71,8 +71,17 @@ pub fn package_in_tree(index: &TreeIndex, dotted: &str) -> bool {
     !index.java_package(dotted).is_empty()
 }
 
+/// The most segments a written type path may have for it to be looked up. Real
+/// qualified names have a handful; a longer one (`a.a.a…` thousands deep, as a
+/// damaged file can write) is an unknown type, not a lookup of every prefix, which
+/// cost time quadratic in its length.
+pub const MAX_TYPE_PATH_SEGMENTS: usize = 64;
+
 /// The type a written path names at `site`.
 pub fn resolve_type(tcx: TypeCx, site: Site, path: &[String]) -> Named {
+    if path.len() > MAX_TYPE_PATH_SEGMENTS {
+        return Named::Unknown;
+    }
     let Some(first) = path.first() else {
         return Named::Unknown;
     };
@@ -103,13 +112,24 @@ fn nested_path(tcx: TypeCx, mut ty: Eid, rest: &[String]) -> Named {
 /// A type the path names in full (`a.b.C`, `a.b.C.D`), or outside when its
 /// package is not the tree's.
 fn qualified(tcx: TypeCx, path: &[String]) -> Named {
+    // Every dotted prefix, written once: `ends[n - 1]` is where the first n end.
+    let dotted = path.join(".");
+    let ends: Vec<usize> = path
+        .iter()
+        .enumerate()
+        .scan(0usize, |end, (i, seg)| {
+            *end += seg.len() + usize::from(i > 0);
+            Some(*end)
+        })
+        .collect();
+    let prefix = |n: usize| &dotted[..ends[n - 1]];
     for n in (1..=path.len()).rev() {
-        if let [t] = tcx.index.java_type(&path[..n].join(".")) {
+        if let [t] = tcx.index.java_type(prefix(n)) {
             return nested_path(tcx, *t, &path[n..]);
         }
     }
     // A package prefix the tree has: the type should be there.
-    let in_tree = (1..path.len()).any(|n| package_in_tree(tcx.index, &path[..n].join(".")));
+    let in_tree = (1..path.len()).any(|n| package_in_tree(tcx.index, prefix(n)));
     // An outside type written in full is a lowercase package then a capitalised
     // type (`java.util.UUID`); `value.property` is no type at all.
     let looks_qualified = path[0].chars().next().is_some_and(char::is_lowercase)
@@ -121,7 +141,7 @@ fn qualified(tcx: TypeCx, path: &[String]) -> Named {
         return Named::Unknown;
     }
     Named::Outside {
-        fqn: path.join("."),
+        fqn: dotted,
         via: Via::Qualified,
     }
 }
@@ -244,6 +264,10 @@ fn explicit_import(tcx: TypeCx, file: &FileFacts, name: &str) -> Option<Named> {
         let bound = alias.as_deref().or(path.last().map(String::as_str));
         if bound != Some(name) {
             continue;
+        }
+        if path.len() > MAX_TYPE_PATH_SEGMENTS {
+            // It binds the name, to nothing a lookup of its prefixes should pay for.
+            return Some(Named::Unknown);
         }
         let dotted = path.join(".");
         match tcx.index.java_type(&dotted) {
