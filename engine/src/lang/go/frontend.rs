@@ -12,15 +12,13 @@ use crate::lang::syntax::{column_of, line_of, named_children, tail_of, ErrorCoun
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Field, FileFacts, Import, ImportKind, Key, LiteralType, Param, Receiver, Scope, ScopeIdx,
-    ScopeKind, TypeRef, ValueExpr,
+    ArgShape, Binding, BindingValue, Callee, Decl, DeclIdx, DeclKind, Field, FileFacts, Import,
+    ImportKind, Key, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr,
 };
+use crate::lang::core::{self, push_call, CallSite, LangShape, MAX_DEPTH};
 use crate::lang::go::{build, policy};
 use crate::lang::Language;
 
-/// Deeper syntax than this is not walked (a parse error is counted instead).
-pub const MAX_DEPTH: u32 = 2_000;
 /// Type syntax nests far less than expressions.
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
@@ -146,56 +144,22 @@ fn is_major_version(s: &str) -> bool {
     s.len() > 1 && s.starts_with('v') && s[1..].chars().all(|c| c.is_ascii_digit())
 }
 
-/// What an expression is, as far as calls, receivers and values care.
+/// What only Go adds to the shared expression core: a function literal, which as
+/// an argument is a lambda and as a receiver or value nothing to follow.
 #[derive(Debug, Clone)]
-enum Shape {
-    Unknown,
-    Name(String),
-    Path(Vec<String>),
-    Call(CallIdx),
-    CallThen(CallIdx, Vec<String>),
-    /// `T{}`, `&T{}`, `new(T)`.
-    New(TypeRef),
-    Literal(LiteralType),
+enum GoShape {
     Func,
 }
 
-impl Shape {
-    fn receiver(self) -> Receiver {
-        match self {
-            Shape::Name(n) => Receiver::Path(vec![n]),
-            Shape::Path(p) => Receiver::Path(p),
-            Shape::Call(i) => Receiver::Call(i),
-            Shape::CallThen(i, p) => Receiver::CallThen { call: i, path: p },
-            Shape::New(t) => Receiver::New(t),
-            Shape::Literal(l) => Receiver::Literal(l),
-            Shape::Unknown | Shape::Func => Receiver::Unknown,
-        }
-    }
-
+impl LangShape for GoShape {
     fn arg(self) -> ArgShape {
         match self {
-            Shape::Name(n) => ArgShape::Name(n),
-            Shape::Path(p) => ArgShape::Path(p),
-            Shape::Call(i) => ArgShape::Call(i),
-            Shape::New(t) => ArgShape::New(t),
-            Shape::Literal(l) => ArgShape::Literal(l),
-            Shape::Func => ArgShape::Lambda,
-            Shape::Unknown | Shape::CallThen(..) => ArgShape::Unknown,
-        }
-    }
-
-    fn value(self) -> ValueExpr {
-        match self {
-            Shape::Name(n) => ValueExpr::Name(n),
-            Shape::Path(p) => ValueExpr::Attribute { path: p },
-            Shape::Call(i) => ValueExpr::CallResult(i),
-            Shape::New(t) => ValueExpr::New(t),
-            Shape::Literal(l) => ValueExpr::Literal(l),
-            _ => ValueExpr::Unknown,
+            GoShape::Func => ArgShape::Lambda,
         }
     }
 }
+
+type Shape = core::Shape<GoShape>;
 
 struct Extractor<'s> {
     src: &'s [u8],
@@ -270,7 +234,7 @@ impl<'s> Extractor<'s> {
             }
             "func_literal" => {
                 self.func_literal(node, d);
-                Shape::Func
+                Shape::Lang(GoShape::Func)
             }
             "block"
             | "if_statement"
@@ -958,19 +922,7 @@ impl<'s> Extractor<'s> {
             return Shape::Unknown;
         };
         let field = self.text(field).to_string();
-        match operand {
-            Some(Shape::Name(n)) => Shape::Path(vec![n, field]),
-            Some(Shape::Path(mut p)) => {
-                p.push(field);
-                Shape::Path(p)
-            }
-            Some(Shape::Call(c)) => Shape::CallThen(c, vec![field]),
-            Some(Shape::CallThen(c, mut p)) => {
-                p.push(field);
-                Shape::CallThen(c, p)
-            }
-            _ => Shape::Unknown,
-        }
+        operand.map_or(Shape::Unknown, |o| o.then(&field))
     }
 
     /// A call site: its callee as structure, its name token's position, its
@@ -1062,22 +1014,14 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("type_arguments")
             .map(|t| t.named_child_count() as u32)
             .unwrap_or(0);
-        let idx = self.facts.calls.len() as CallIdx;
         let wrote = self.wrote(function);
-        self.facts.calls.push(Call {
-            line: line_of(anchor),
-            column: column_of(anchor),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
-            kind: CallKind::Call,
+        let site = CallSite {
             args,
-            keyword_args: 0,
-            keywords: Vec::new(),
             has_splat,
             type_args,
-            wrote,
-        });
+            ..CallSite::new(anchor, callee, wrote)
+        };
+        let idx = push_call(&mut self.facts, self.owner, self.scope, site);
         match new_of {
             Some(t) => Shape::New(t),
             None => Shape::Call(idx),
