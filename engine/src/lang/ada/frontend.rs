@@ -40,6 +40,7 @@ pub fn extract(
         facts: FileFacts::new(path, Language::Ada),
         errors: ErrorCount::default(),
         names: &tree_wide.ada_subprograms,
+        composite_types: Default::default(),
     };
     let root = tree.root_node();
     let at = Ctx {
@@ -78,6 +79,9 @@ struct Walker<'s> {
     facts: FileFacts,
     errors: ErrorCount,
     names: &'s SubprogramNames,
+    /// Record and access types declared so far, by their region (the enclosing
+    /// declaration) and name: what an array's component type is looked up in.
+    composite_types: crate::fasthash::FastSet<(Option<DeclIdx>, String)>,
 }
 
 /// A name as the source writes it, lower-cased by segment.
@@ -663,6 +667,10 @@ impl<'s> Walker<'s> {
             type_class(node)
         };
         let decl = self.declare(name, DeclKind::Record, cx, node, tags);
+        if matches!(tags, ["type_class:record"] | ["type_class:access"]) {
+            let type_name = self.facts.decls[decl as usize].name.clone();
+            self.composite_types.insert((cx.parent, type_name));
+        }
         if let (Some(parent), Some(package)) = (parent, cx.parent) {
             if self.facts.decls[package as usize].kind == DeclKind::Class {
                 let field = crate::facts::Field {
@@ -701,13 +709,8 @@ impl<'s> Walker<'s> {
         else {
             return false;
         };
-        let name = lower(self.src, component);
-        self.facts.decls.iter().any(|d| {
-            d.parent == cx.parent
-                && d.kind == DeclKind::Record
-                && d.name == name
-                && (tagged(d, "type_class:record") || tagged(d, "type_class:access"))
-        })
+        self.composite_types
+            .contains(&(cx.parent, lower(self.src, component)))
     }
 
     /// `X, Y : T := E;`: each name is an object (never a call's target); the
