@@ -243,8 +243,8 @@ impl<'s> Extractor<'s> {
                 Some(inner) => self.walk(inner, d),
                 None => Shape::Unknown,
             },
-            "cast_expression" => self.cast(node, d),
-            "as_expression" => self.as_cast(node, d),
+            "cast_expression" => self.cast(node, "value", "type", d),
+            "as_expression" => self.cast(node, "left", "right", d),
             "is_expression" | "is_pattern_expression" => {
                 self.all_children(node, d);
                 Shape::Literal(LiteralType::Bool)
@@ -1351,25 +1351,14 @@ impl<'s> Extractor<'s> {
         base.then(ELEMENT)
     }
 
-    fn cast(&mut self, node: Node, depth: u32) -> CsShape {
-        if let Some(v) = node.child_by_field_name("value") {
+    /// `(T)v` and `v as T`: the value is walked, the expression is a `T` (the
+    /// grammar names the value and the type by other fields in each).
+    fn cast(&mut self, node: Node, value: &str, ty: &str, depth: u32) -> CsShape {
+        if let Some(v) = node.child_by_field_name(value) {
             self.walk(v, depth);
         }
         match node
-            .child_by_field_name("type")
-            .and_then(|t| self.type_ref(t, 0))
-        {
-            Some(t) => Shape::Lang(Ext::Cast(t)),
-            None => Shape::Unknown,
-        }
-    }
-
-    fn as_cast(&mut self, node: Node, depth: u32) -> CsShape {
-        if let Some(v) = node.child_by_field_name("left") {
-            self.walk(v, depth);
-        }
-        match node
-            .child_by_field_name("right")
+            .child_by_field_name(ty)
             .and_then(|t| self.type_ref(t, 0))
         {
             Some(t) => Shape::Lang(Ext::Cast(t)),

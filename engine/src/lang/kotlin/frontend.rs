@@ -673,25 +673,36 @@ impl<'s> Extractor<'s> {
         body: Node,
         depth: u32,
     ) -> DeclIdx {
+        let (idx, saved) = self.enter_anonymous_class(anchor, end_line_of(body));
+        self.facts.decls[idx as usize].bases = bases;
+        self.children(body, depth);
+        (self.scope, self.owner) = saved;
+        idx
+    }
+
+    /// Declares the next `<anonymousN>` class at `anchor` and enters its body's
+    /// scope; returns it with the scope and owner to restore when the body is done.
+    fn enter_anonymous_class(
+        &mut self,
+        anchor: Node,
+        end_line: u32,
+    ) -> (DeclIdx, (ScopeIdx, Option<DeclIdx>)) {
         self.anonymous += 1;
-        let mut decl = Decl::new(
+        let decl = Decl::new(
             format!("<anonymous{}>", self.anonymous),
             DeclKind::Class,
             self.owner,
             self.scope,
             position_of(anchor),
-            end_line_of(body),
+            end_line,
         );
-        decl.bases = bases;
         let idx = self.push_decl(decl);
         let saved = (self.scope, self.owner);
         let scope = self.push_scope(ScopeKind::Class, Some(idx));
         self.facts.decls[idx as usize].body = Some(scope);
         self.scope = scope;
         self.owner = Some(idx);
-        self.children(body, depth);
-        (self.scope, self.owner) = saved;
-        idx
+        (idx, saved)
     }
 
     fn object_literal(&mut self, node: Node, depth: u32) -> KShape {
@@ -699,22 +710,7 @@ impl<'s> Extractor<'s> {
             .find(|c| c.kind() == "object")
             .unwrap_or(node);
         let body = named_children(node).find(|c| c.kind() == "class_body");
-        self.anonymous += 1;
-        let mut decl = Decl::new(
-            format!("<anonymous{}>", self.anonymous),
-            DeclKind::Class,
-            self.owner,
-            self.scope,
-            position_of(anchor),
-            end_line_of(node),
-        );
-        decl.is_static = false;
-        let idx = self.push_decl(decl);
-        let saved = (self.scope, self.owner);
-        let scope = self.push_scope(ScopeKind::Class, Some(idx));
-        self.facts.decls[idx as usize].body = Some(scope);
-        self.scope = scope;
-        self.owner = Some(idx);
+        let (idx, saved) = self.enter_anonymous_class(anchor, end_line_of(node));
         if let Some(specs) = named_children(node).find(|c| c.kind() == "delegation_specifiers") {
             self.delegation_specifiers(idx, None, specs, false, depth);
         }

@@ -182,7 +182,7 @@ impl LanguageResolver for TsResolver {
 /// (`number`, `string`, `boolean`, `bigint`) without being a literal of it: the
 /// engine cannot tell whether the argument satisfies it.
 fn primitive_unproven(decl: &crate::facts::Decl, call: &Call) -> bool {
-    use crate::facts::{ArgShape, LiteralType};
+    use crate::facts::ArgShape;
     call.args.iter().zip(&decl.params).any(|(arg, param)| {
         let Some(ty) = &param.ty else {
             return false;
@@ -190,26 +190,32 @@ fn primitive_unproven(decl: &crate::facts::Decl, call: &Call) -> bool {
         let ([written], false, true) = (ty.path.as_slice(), ty.array, ty.args.is_empty()) else {
             return false;
         };
-        let proven = match (written.as_str(), arg) {
-            ("string", ArgShape::Literal(LiteralType::Str)) => true,
-            (
-                "number",
-                ArgShape::Literal(
-                    LiteralType::Int | LiteralType::Double | LiteralType::Float | LiteralType::Long,
-                ),
-            ) => true,
-            ("boolean", ArgShape::Literal(LiteralType::Bool)) => true,
-            ("string" | "number" | "boolean" | "bigint", _) => false,
-            _ => true,
+        let literal = match arg {
+            ArgShape::Literal(lit) => literal_primitive(*lit),
+            _ => None,
         };
-        !proven
+        matches!(written.as_str(), "string" | "number" | "boolean" | "bigint")
+            && literal != Some(written.as_str())
     })
+}
+
+/// The primitive type a literal is a value of (`"x"`: `string`).
+fn literal_primitive(literal: crate::facts::LiteralType) -> Option<&'static str> {
+    use crate::facts::LiteralType;
+    match literal {
+        LiteralType::Str => Some("string"),
+        LiteralType::Double | LiteralType::Int | LiteralType::Float | LiteralType::Long => {
+            Some("number")
+        }
+        LiteralType::Bool => Some("boolean"),
+        _ => None,
+    }
 }
 
 /// A literal argument whose type a parameter's written primitive type excludes
 /// (`fmt("x")` against `fmt(x: number)`).
 fn a_literal_contradicts(decl: &crate::facts::Decl, call: &Call) -> bool {
-    use crate::facts::{ArgShape, LiteralType};
+    use crate::facts::ArgShape;
     call.args.iter().zip(&decl.params).any(|(arg, param)| {
         let (ArgShape::Literal(lit), Some(ty)) = (arg, &param.ty) else {
             return false;
@@ -220,13 +226,8 @@ fn a_literal_contradicts(decl: &crate::facts::Decl, call: &Call) -> bool {
         if ty.array || !ty.args.is_empty() {
             return false;
         }
-        let literal = match lit {
-            LiteralType::Str => "string",
-            LiteralType::Double | LiteralType::Int | LiteralType::Float | LiteralType::Long => {
-                "number"
-            }
-            LiteralType::Bool => "boolean",
-            _ => return false,
+        let Some(literal) = literal_primitive(*lit) else {
+            return false;
         };
         matches!(written.as_str(), "string" | "number" | "boolean") && written != literal
     })
