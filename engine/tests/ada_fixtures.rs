@@ -19,7 +19,13 @@ const LANGUAGE: Language = Language::Ada;
 mod slash_fixtures;
 use slash_fixtures::*;
 
-fixtures!(visibility, renamings_generics, not_calls, use_through_use);
+fixtures!(
+    visibility,
+    renamings_generics,
+    not_calls,
+    use_through_use,
+    object_types
+);
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.
 #[test]

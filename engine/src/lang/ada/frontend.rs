@@ -218,6 +218,19 @@ fn type_class(node: Node) -> &'static [&'static str] {
         .map_or(&[], |(_, tag)| *tag)
 }
 
+/// Whether a derived type or private extension names interfaces beside its
+/// parent (`new P and I with …`): more than one `subtype_mark`.
+fn progenitors(node: Node) -> bool {
+    let definition = named_children(node)
+        .find(|c| c.kind() == "derived_type_definition")
+        .unwrap_or(node);
+    let mut cursor = definition.walk();
+    let marks = definition
+        .children_by_field_name("subtype_mark", &mut cursor)
+        .count();
+    marks > 1
+}
+
 /// Whether a `name` node holds a tick (`Float'Image`, `X'Access`): an attribute.
 fn has_tick(node: Node) -> bool {
     children(node).any(|c| c.kind() == "tick")
@@ -659,15 +672,28 @@ impl<'s> Walker<'s> {
             .and_then(|d| d.child_by_field_name("subtype_mark"))
             .and_then(|t| dotted(self.src, t));
         let body = matches!(node.kind(), "protected_body" | "task_body");
-        let tags: &[&str] = if body {
-            &["body"]
+        let mut tags: Vec<&str> = if body {
+            vec!["body"]
         } else if self.is_array_of_composites(node, cx) {
-            &["type_class:composite_array"]
+            vec!["type_class:composite_array"]
+        } else if node.kind() == "subtype_declaration" {
+            // Not a type of its own: its values are its base type's.
+            vec!["subtype"]
         } else {
-            type_class(node)
+            type_class(node).to_vec()
         };
-        let decl = self.declare(name, DeclKind::Record, cx, node, tags);
-        if matches!(tags, ["type_class:record"] | ["type_class:access"]) {
+        if parent.is_some() {
+            tags.push("derived");
+            if progenitors(node) {
+                // `new P and I with …`: it inherits the interfaces' operations too.
+                tags.push("progenitors");
+            }
+        }
+        let decl = self.declare(name, DeclKind::Record, cx, node, &tags);
+        if matches!(
+            tags.as_slice(),
+            ["type_class:record"] | ["type_class:access"]
+        ) {
             let type_name = self.facts.decls[decl as usize].name.clone();
             self.composite_types.insert((cx.parent, type_name));
         }

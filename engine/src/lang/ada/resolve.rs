@@ -646,7 +646,13 @@ fn fits(decl: &Decl, call: &Call) -> bool {
 
 /// The answer for a set of candidates: one entity placed and named, several a
 /// may-reach set (every one of them visible and fitting), none an abstention.
-fn decide(index: &TreeIndex, call: &Call, candidates: Vec<Eid>, family: Family) -> Decision {
+fn decide(
+    index: &TreeIndex,
+    caller: u32,
+    call: &Call,
+    candidates: Vec<Eid>,
+    family: Family,
+) -> Decision {
     let mut canon: Vec<Eid> = candidates
         .into_iter()
         .map(|e| canonical(index, e))
@@ -677,6 +683,11 @@ fn decide(index: &TreeIndex, call: &Call, candidates: Vec<Eid>, family: Family) 
         // Overloads a literal argument tells apart (`Add (Ch => ' ')` with `Ch :
         // Character` against `Ch : Attributed_Character`, a record).
         entities.retain(|&e| !literal_cannot_pass(index, e, call));
+    }
+    if entities.len() > 1 {
+        // Overloads an argument's written type tells apart (`Test_Count (Suite)`
+        // with `Suite : Test_Suite` against `T : Test_Case`).
+        entities.retain(|&e| !object_cannot_pass(index, caller, e, call));
     }
     match entities.as_slice() {
         [] => Decision::Refuse(Reason::Ambiguous),
@@ -709,6 +720,220 @@ fn literal_cannot_pass(index: &TreeIndex, callee: Eid, call: &Call) -> bool {
             (ArgShape::Literal(literal), Some(ty)) => type_refuses(index, callee, ty, *literal),
             _ => false,
         })
+}
+
+/// Whether some argument that is an object or parameter of the caller (`Suite`)
+/// has a written type that is never the type of the parameter it is passed to.
+/// Ada has no implicit conversion between named types (RM 8.6): an object of
+/// type `A` passes to a parameter of type `P` only when `A` is `P`, a subtype
+/// of it, or a type derived from it (which inherits the subprogram, RM 3.4,
+/// and GNAT names the parent's declaration). So the candidate is dropped only
+/// when both names are certainly full types of the tree (no subtype, no formal
+/// of a generic the callee sits in), named differently, and `A`'s derivation
+/// chain certainly never reaches `P`; a class-wide, anonymous-access or
+/// unresolved type keeps it.
+fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> bool {
+    let decl = index.decl(callee);
+    if in_generic(index, callee) {
+        return false;
+    }
+    let positional = call.args.iter().zip(&decl.params);
+    let named = call
+        .keywords
+        .iter()
+        .filter_map(|(name, arg)| Some((arg, decl.params.iter().find(|p| &p.name == name)?)));
+    positional
+        .chain(named)
+        .any(|(arg, param)| match (arg, &param.ty) {
+            (ArgShape::Name(object), Some(param_ty)) => {
+                let Some(arg_ty) = object_type(index, caller, call.scope, object) else {
+                    return false;
+                };
+                let (Some(a), Some(p)) = (arg_ty.last(), param_ty.last()) else {
+                    return false;
+                };
+                if a == p {
+                    return false;
+                }
+                let (Some(arg_types), Some(_)) = (
+                    full_types(index, caller, call.scope, &arg_ty),
+                    full_types(index, callee.file, decl.scope, param_ty),
+                ) else {
+                    return false;
+                };
+                derives_from(index, &arg_types, p, 0) == Some(false)
+            }
+            _ => false,
+        })
+}
+
+/// Whether one of these type declarations is derived, directly or through
+/// parents, from a type named `target`: `Some(false)` only when every chain
+/// certainly ends (at a root type, or at a parent outside the tree, which
+/// derives from nothing of the tree); `None` when a link is not read (an
+/// interface list, a parent the engine cannot resolve, a subtype).
+fn derives_from(index: &TreeIndex, types: &[Eid], target: &str, hops: u32) -> Option<bool> {
+    if hops > MAX_HOPS {
+        return None;
+    }
+    let mut answer = Some(false);
+    for &t in types {
+        let decl = index.decl(t);
+        if !tagged(decl, "derived") {
+            continue;
+        }
+        if tagged(decl, "progenitors") {
+            return None;
+        }
+        let parent = decl
+            .parent
+            .map(|p| {
+                index.decl(Eid {
+                    file: t.file,
+                    decl: p,
+                })
+            })
+            .filter(|p| p.kind == DeclKind::Class)
+            .and_then(|p| p.fields.iter().find(|f| f.name == decl.name))
+            .and_then(|f| f.ty.clone())?;
+        if parent.last() == Some(target) {
+            return Some(true);
+        }
+        match full_types(index, t.file, decl.scope, &parent) {
+            Some(parents) => match derives_from(index, &parents, target, hops + 1) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => answer = None,
+            },
+            None if outside_tree_type(index, t.file, decl.scope, &parent) => {}
+            None => answer = None,
+        }
+    }
+    answer
+}
+
+/// Whether a type name certainly denotes no type of the tree: its prefix names
+/// a unit outside the tree, or no Ada type of the tree is so named.
+fn outside_tree_type(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> bool {
+    let Some((name, prefix)) = ty.path.split_last() else {
+        return false;
+    };
+    if !prefix.is_empty() {
+        return matches!(
+            package_path(index, fi, scope, prefix, true, 0),
+            Pkg::Outside(_)
+        );
+    }
+    !index.by_name(name).iter().any(|&e| {
+        index.file(e.file).language == crate::lang::Language::Ada
+            && index.decl(e).kind == DeclKind::Record
+    })
+}
+
+/// Whether a declaration is, or sits inside, a generic unit: its parameter
+/// types may be formal types, which every actual type matches.
+fn in_generic(index: &TreeIndex, eid: Eid) -> bool {
+    let file = index.file(eid.file);
+    let mut cur = Some(eid.decl);
+    let mut guard = 0;
+    while let Some(d) = cur {
+        let decl = &file.decls[d as usize];
+        if tagged(decl, "generic") {
+            return true;
+        }
+        cur = decl.parent;
+        guard += 1;
+        if guard > file.decls.len() {
+            return true;
+        }
+    }
+    false
+}
+
+/// The written type of the object or parameter a name denotes where it is
+/// written (the innermost binding; none when that is no typed object).
+fn object_type(index: &TreeIndex, fi: u32, scope: ScopeIdx, name: &str) -> Option<TypeRef> {
+    let file = index.file(fi);
+    for s in scope_chain(file, scope) {
+        let mut bindings = file.scopes[s as usize].named(name);
+        let Some(first) = bindings.next() else {
+            continue;
+        };
+        if bindings.next().is_some() {
+            return None;
+        }
+        return match &first.value {
+            BindingValue::Typed { ty, .. } => Some(ty.clone()),
+            BindingValue::Param { ty, .. } => ty.clone(),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// The full type declarations of the tree a type name written in file `fi` at
+/// `scope` certainly denotes (none when it may be a subtype or something the
+/// engine does not find): found in the file's own regions, its unit's and
+/// ancestors' specs, the package a prefix names, or the in-tree packages its
+/// `use` clauses name — never a `Standard` name, which hides what a `use`
+/// shows.
+fn full_types(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> Option<Vec<Eid>> {
+    let (name, prefix) = ty.path.split_last()?;
+    let types = |pkg: Eid| -> Vec<Eid> {
+        index
+            .members(pkg, name)
+            .iter()
+            .copied()
+            .filter(|&m| index.decl(m).kind == DeclKind::Record)
+            .collect()
+    };
+    let full = |found: Vec<Eid>| -> Option<Vec<Eid>> {
+        (!found.is_empty() && found.iter().all(|&t| !tagged(index.decl(t), "subtype")))
+            .then_some(found)
+    };
+    if !prefix.is_empty() {
+        return match package_path(index, fi, scope, prefix, true, 0) {
+            Pkg::InTree(p) => full(types(p)),
+            _ => None,
+        };
+    }
+    let file = index.file(fi);
+    for s in scope_chain(file, scope) {
+        let found: Vec<Eid> = file.scopes[s as usize]
+            .named(name)
+            .map(|b| match b.value {
+                BindingValue::Decl(d) => Some(Eid { file: fi, decl: d }),
+                _ => None,
+            })
+            .collect::<Option<Vec<Eid>>>()?;
+        if !found.is_empty() {
+            if found
+                .iter()
+                .any(|&e| index.decl(e).kind != DeclKind::Record)
+            {
+                return None;
+            }
+            return full(found);
+        }
+    }
+    for (spec, _) in enclosing_units(index, fi) {
+        let found = types(spec);
+        if !found.is_empty() {
+            return full(found);
+        }
+    }
+    if policy::is_standard_scalar(name) {
+        return None;
+    }
+    let found: Vec<Eid> = used_packages(index, fi, scope)
+        .into_iter()
+        .filter_map(|p| match p {
+            Pkg::InTree(p) => Some(types(p)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    full(found)
 }
 
 /// Whether a literal of this kind is never a value of the parameter type `ty`
@@ -832,7 +1057,7 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
         return Decision::Refuse(Reason::Refused);
     }
     if !candidates.is_empty() {
-        return decide(index, call, candidates, family);
+        return decide(index, fi, call, candidates, family);
     }
     // Nothing of the tree is visible under this name: a `use`d language-defined
     // unit that declares a subprogram so named has it, when the tree declares no
@@ -888,7 +1113,7 @@ fn qualified_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
                 // an object's component, an enumeration literal.
                 return Decision::Unresolved;
             }
-            decide(index, call, found, Family::QualifiedPath)
+            decide(index, fi, call, found, Family::QualifiedPath)
         }
         Pkg::Outside(unit) => Decision::Place(Placement::outside(
             OutsideKind::External,
