@@ -118,6 +118,17 @@ pub(crate) fn dotted(src: &[u8], node: Node) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// The type a subtype indication names, its constraint set aside: `String (1
+/// .. 4)` (parsed as a slice) and `Buffer (Size => 8)` (parsed as a call) are
+/// objects of `String` and `Buffer`.
+fn constrained_mark(src: &[u8], mark: Node) -> Option<Vec<String>> {
+    match mark.kind() {
+        "slice" => dotted(src, mark.child_by_field_name("prefix")?),
+        "function_call" => dotted(src, mark.child_by_field_name("name")?),
+        _ => dotted(src, mark),
+    }
+}
+
 /// The node that names the declared entity: the selector of a dotted name.
 fn name_token(node: Node) -> Node {
     match node.kind() {
@@ -744,7 +755,7 @@ impl<'s> Walker<'s> {
     fn object(&mut self, node: Node, cx: Ctx, depth: u32) {
         let ty = node
             .child_by_field_name("subtype_mark")
-            .and_then(|t| dotted(self.src, t))
+            .and_then(|t| constrained_mark(self.src, t))
             .map(type_ref);
         let mut names = Vec::new();
         let mut cursor = node.walk();

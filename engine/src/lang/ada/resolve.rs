@@ -728,10 +728,12 @@ fn literal_cannot_pass(index: &TreeIndex, callee: Eid, call: &Call) -> bool {
 /// type `A` passes to a parameter of type `P` only when `A` is `P`, a subtype
 /// of it, or a type derived from it (which inherits the subprogram, RM 3.4,
 /// and GNAT names the parent's declaration). So the candidate is dropped only
-/// when both names are certainly full types of the tree (no subtype, no formal
-/// of a generic the callee sits in), named differently, and `A`'s derivation
-/// chain certainly never reaches `P`; a class-wide, anonymous-access or
-/// unresolved type keeps it.
+/// when the two names differ, one of them is certainly a full type of the tree
+/// (no subtype, no formal of a generic the callee sits in), the other a full
+/// type of the tree or certainly a type outside it (`Standard`'s, a unit's
+/// outside the tree), and `A`'s derivation chain certainly never reaches `P`;
+/// a class-wide parameter `T'Class` is read as `T` (it takes `T` and what
+/// derives from it); anonymous-access or unresolved types keep the candidate.
 fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> bool {
     let decl = index.decl(callee);
     if in_generic(index, callee) {
@@ -755,24 +757,47 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
                 if a == p {
                     return false;
                 }
-                let (Some(arg_types), Some(_)) = (
-                    full_types(index, caller, call.scope, &arg_ty),
-                    full_types(index, callee.file, decl.scope, param_ty),
-                ) else {
-                    return false;
-                };
-                derives_from(index, &arg_types, p, 0) == Some(false)
+                let arg_sight = type_sight(index, caller, call.scope, &arg_ty);
+                let param_sight = type_sight(index, callee.file, decl.scope, param_ty);
+                match (arg_sight, param_sight) {
+                    (Sight::Tree(types), Sight::Tree(_)) => {
+                        derives_from(index, &types, p, true, 0) == Some(false)
+                    }
+                    (Sight::Tree(types), Sight::Outside) => {
+                        derives_from(index, &types, p, false, 0) == Some(false)
+                    }
+                    // A type outside the tree derives from none of the tree's.
+                    (Sight::Outside, Sight::Tree(_)) => true,
+                    _ => false,
+                }
             }
             _ => false,
         })
 }
 
+/// What a written type name denotes, as far as the engine can be certain.
+enum Sight {
+    /// Full type declarations of the tree (never a subtype).
+    Tree(Vec<Eid>),
+    /// A type outside the tree: `Standard`'s (not hidden), or a unit's the tree
+    /// does not have.
+    Outside,
+    Unknown,
+}
+
 /// Whether one of these type declarations is derived, directly or through
 /// parents, from a type named `target`: `Some(false)` only when every chain
-/// certainly ends (at a root type, or at a parent outside the tree, which
-/// derives from nothing of the tree); `None` when a link is not read (an
+/// certainly ends — at a root type, at `Standard`'s, or (when the target is a
+/// type of the tree, `target_in_tree`) at any parent outside the tree, which
+/// derives from nothing of the tree; `None` when a link is not read (an
 /// interface list, a parent the engine cannot resolve, a subtype).
-fn derives_from(index: &TreeIndex, types: &[Eid], target: &str, hops: u32) -> Option<bool> {
+fn derives_from(
+    index: &TreeIndex,
+    types: &[Eid],
+    target: &str,
+    target_in_tree: bool,
+    hops: u32,
+) -> Option<bool> {
     if hops > MAX_HOPS {
         return None;
     }
@@ -796,38 +821,26 @@ fn derives_from(index: &TreeIndex, types: &[Eid], target: &str, hops: u32) -> Op
             .filter(|p| p.kind == DeclKind::Class)
             .and_then(|p| p.fields.iter().find(|f| f.name == decl.name))
             .and_then(|f| f.ty.clone())?;
-        if parent.last() == Some(target) {
+        let parent_name = parent.last()?;
+        if parent_name == target {
             return Some(true);
         }
-        match full_types(index, t.file, decl.scope, &parent) {
-            Some(parents) => match derives_from(index, &parents, target, hops + 1) {
-                Some(true) => return Some(true),
-                Some(false) => {}
-                None => answer = None,
-            },
-            None if outside_tree_type(index, t.file, decl.scope, &parent) => {}
-            None => answer = None,
+        match type_sight(index, t.file, decl.scope, &parent) {
+            Sight::Tree(parents) => {
+                match derives_from(index, &parents, target, target_in_tree, hops + 1) {
+                    Some(true) => return Some(true),
+                    Some(false) => {}
+                    None => answer = None,
+                }
+            }
+            Sight::Outside if target_in_tree => {}
+            // `Standard`'s types derive from nothing.
+            Sight::Outside if parent.path.len() == 1 && policy::is_standard_scalar(parent_name) => {
+            }
+            _ => answer = None,
         }
     }
     answer
-}
-
-/// Whether a type name certainly denotes no type of the tree: its prefix names
-/// a unit outside the tree, or no Ada type of the tree is so named.
-fn outside_tree_type(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> bool {
-    let Some((name, prefix)) = ty.path.split_last() else {
-        return false;
-    };
-    if !prefix.is_empty() {
-        return matches!(
-            package_path(index, fi, scope, prefix, true, 0),
-            Pkg::Outside(_)
-        );
-    }
-    !index.by_name(name).iter().any(|&e| {
-        index.file(e.file).language == crate::lang::Language::Ada
-            && index.decl(e).kind == DeclKind::Record
-    })
 }
 
 /// Whether a declaration is, or sits inside, a generic unit: its parameter
@@ -871,14 +884,18 @@ fn object_type(index: &TreeIndex, fi: u32, scope: ScopeIdx, name: &str) -> Optio
     None
 }
 
-/// The full type declarations of the tree a type name written in file `fi` at
-/// `scope` certainly denotes (none when it may be a subtype or something the
-/// engine does not find): found in the file's own regions, its unit's and
+/// What a type name written in file `fi` at `scope` denotes: full type
+/// declarations of the tree found in the file's own regions, its unit's and
 /// ancestors' specs, the package a prefix names, or the in-tree packages its
-/// `use` clauses name — never a `Standard` name, which hides what a `use`
-/// shows.
-fn full_types(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> Option<Vec<Eid>> {
-    let (name, prefix) = ty.path.split_last()?;
+/// `use` clauses name (a subtype among them: unknown); `Standard`'s type when
+/// nothing encloses a declaration so named (`Standard` hides what a `use`
+/// shows); outside when a prefix names a unit outside the tree, or when no Ada
+/// type of the tree is so named and no generic encloses the scope (a formal
+/// type is declared nowhere the engine reads).
+fn type_sight(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> Sight {
+    let Some((name, prefix)) = ty.path.split_last() else {
+        return Sight::Unknown;
+    };
     let types = |pkg: Eid| -> Vec<Eid> {
         index
             .members(pkg, name)
@@ -887,32 +904,32 @@ fn full_types(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> Opti
             .filter(|&m| index.decl(m).kind == DeclKind::Record)
             .collect()
     };
-    let full = |found: Vec<Eid>| -> Option<Vec<Eid>> {
-        (!found.is_empty() && found.iter().all(|&t| !tagged(index.decl(t), "subtype")))
-            .then_some(found)
+    let full = |found: Vec<Eid>| -> Sight {
+        if !found.is_empty() && found.iter().all(|&t| !tagged(index.decl(t), "subtype")) {
+            Sight::Tree(found)
+        } else {
+            Sight::Unknown
+        }
     };
     if !prefix.is_empty() {
         return match package_path(index, fi, scope, prefix, true, 0) {
             Pkg::InTree(p) => full(types(p)),
-            _ => None,
+            Pkg::Outside(_) => Sight::Outside,
+            Pkg::Unknown => Sight::Unknown,
         };
     }
     let file = index.file(fi);
     for s in scope_chain(file, scope) {
-        let found: Vec<Eid> = file.scopes[s as usize]
-            .named(name)
-            .map(|b| match b.value {
-                BindingValue::Decl(d) => Some(Eid { file: fi, decl: d }),
-                _ => None,
-            })
-            .collect::<Option<Vec<Eid>>>()?;
-        if !found.is_empty() {
-            if found
-                .iter()
-                .any(|&e| index.decl(e).kind != DeclKind::Record)
-            {
-                return None;
+        let mut found = Vec::new();
+        for b in file.scopes[s as usize].named(name) {
+            match b.value {
+                BindingValue::Decl(d) if file.decls[d as usize].kind == DeclKind::Record => {
+                    found.push(Eid { file: fi, decl: d })
+                }
+                _ => return Sight::Unknown,
             }
+        }
+        if !found.is_empty() {
             return full(found);
         }
     }
@@ -923,7 +940,7 @@ fn full_types(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> Opti
         }
     }
     if policy::is_standard_scalar(name) {
-        return None;
+        return Sight::Outside;
     }
     let found: Vec<Eid> = used_packages(index, fi, scope)
         .into_iter()
@@ -933,7 +950,42 @@ fn full_types(index: &TreeIndex, fi: u32, scope: ScopeIdx, ty: &TypeRef) -> Opti
         })
         .flatten()
         .collect();
-    full(found)
+    if !found.is_empty() {
+        return full(found);
+    }
+    let tree_has_type = index.by_name(name).iter().any(|&e| {
+        index.file(e.file).language == crate::lang::Language::Ada
+            && index.decl(e).kind == DeclKind::Record
+    });
+    if tree_has_type || scope_in_generic(index, fi, scope) {
+        Sight::Unknown
+    } else {
+        Sight::Outside
+    }
+}
+
+/// Whether a generic unit encloses a scope: a region of the file is a generic
+/// declaration, or the body of one (its declaration, in the same region, is so
+/// tagged), or the file's unit is a generic's body.
+fn scope_in_generic(index: &TreeIndex, fi: u32, scope: ScopeIdx) -> bool {
+    let file = index.file(fi);
+    let generic_named = |s: ScopeIdx, name: &str| {
+        file.scopes[s as usize].named(name).any(
+            |b| matches!(b.value, BindingValue::Decl(d) if tagged(&file.decls[d as usize], "generic")),
+        )
+    };
+    for s in scope_chain(file, scope) {
+        let Some(owner) = file.scopes[s as usize].owner else {
+            continue;
+        };
+        let decl = &file.decls[owner as usize];
+        if tagged(decl, "generic") || generic_named(decl.scope, &decl.name) {
+            return true;
+        }
+    }
+    enclosing_units(index, fi)
+        .iter()
+        .any(|(spec, _)| tagged(index.decl(*spec), "generic"))
 }
 
 /// Whether a literal of this kind is never a value of the parameter type `ty`
