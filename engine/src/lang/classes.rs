@@ -4,8 +4,9 @@
 //! out of the tree by how the outside type's name was bound ([`outside_through`]).
 //! One piece of code each, so the three languages cannot drift apart on them.
 
-use crate::facts::{Binding, BindingValue, Decl, DeclIdx, FileFacts, ScopeIdx, ScopeKind};
-use crate::facts::{Scope, TypeRef};
+use crate::facts::{
+    Binding, BindingValue, Decl, DeclIdx, FileFacts, Scope, ScopeIdx, ScopeKind, TypeRef,
+};
 use crate::index::{Eid, TreeIndex};
 use crate::resolve::family::{Family, OutsideKind};
 use crate::resolve::{Decision, Placement};
