@@ -3,6 +3,7 @@
 
 pub mod ada;
 pub mod c;
+pub mod classes;
 pub mod core;
 pub mod cpp;
 pub mod csharp;

@@ -20,10 +20,11 @@
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, CallKind, Callee, Decl, DeclIdx, DeclKind, Decorator, Field,
-    FileFacts, Import, ImportKind, LiteralType, Param, Receiver, ReturnValue, Scope, ScopeIdx,
-    ScopeKind, TypeRef, ValueExpr,
+    ArgShape, BindingValue, CallKind, Callee, Decl, DeclIdx, DeclKind, Decorator, Field, FileFacts,
+    Import, ImportKind, LiteralType, Param, Receiver, ReturnValue, ScopeIdx, ScopeKind, TypeRef,
+    ValueExpr,
 };
+use crate::lang::classes::{self, FactsWalk};
 use crate::lang::core::{self, push_call, CallSite, LangShape, MAX_DEPTH};
 use crate::lang::syntax::{children, column_of, line_of, named_children, ErrorCount};
 use crate::lang::Language;
@@ -113,6 +114,8 @@ struct Extractor<'s> {
     lambdas: u32,
     errors: ErrorCount,
 }
+
+classes::facts_walk!(Extractor<'_>);
 
 impl<'s> Extractor<'s> {
     fn new(path: &str, src: &'s [u8]) -> Extractor<'s> {
@@ -339,40 +342,6 @@ impl<'s> Extractor<'s> {
     }
 
     // ----- scopes, declarations, bindings -------------------------------------------------
-
-    fn push_scope(&mut self, kind: ScopeKind, owner: Option<DeclIdx>) -> ScopeIdx {
-        self.facts
-            .scopes
-            .push(Scope::new(kind, Some(self.scope), owner));
-        (self.facts.scopes.len() - 1) as ScopeIdx
-    }
-
-    fn in_block_scope(&mut self, f: impl FnOnce(&mut Self)) {
-        let saved = self.scope;
-        self.scope = self.push_scope(ScopeKind::Block, self.owner);
-        f(self);
-        self.scope = saved;
-    }
-
-    fn bind(&mut self, name: &str, line: u32, value: BindingValue) {
-        let scope = &mut self.facts.scopes[self.scope as usize];
-        scope.bindings.push(Binding {
-            name: name.to_string(),
-            line,
-            value,
-        });
-    }
-
-    fn push_decl(&mut self, decl: Decl) -> DeclIdx {
-        self.facts.decls.push(decl);
-        (self.facts.decls.len() - 1) as DeclIdx
-    }
-
-    /// The type declaration whose body is being walked (fields attach to it).
-    fn current_type(&self) -> Option<DeclIdx> {
-        self.owner
-            .filter(|&o| self.facts.decls[o as usize].kind.is_type())
-    }
 
     /// A file-scoped namespace (`namespace N;`) holds every declaration after it.
     fn compilation_unit(&mut self, node: Node, depth: u32) {

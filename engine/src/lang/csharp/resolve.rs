@@ -12,6 +12,7 @@
 
 use crate::facts::{Call, CallKind, Callee, DeclKind, Receiver, ValueRef};
 use crate::index::{Eid, TreeIndex};
+use crate::lang::classes::{self, BoundBy};
 use crate::lang::csharp::eval::{self, call_site, cstype, CsType, Recv, Typed};
 use crate::lang::csharp::lookup::{
     self, accessible_from, ancestry, constructors, enclosing_types, has_keyword, is_method,
@@ -120,17 +121,12 @@ impl LanguageResolver for CSharpResolver {
 /// a predefined keyword → builtin, a using directive → external_import, a
 /// qualified path → foreign_type.
 fn outside_via(via: Via, fqn: &str, symbol: String) -> Decision {
-    let kind = if policy::is_stdlib(fqn) {
-        OutsideKind::Stdlib
-    } else {
-        OutsideKind::External
+    let how = match via {
+        Via::Predefined => BoundBy::Builtin,
+        Via::Using => BoundBy::Import,
+        Via::Qualified => BoundBy::Qualified,
     };
-    let placement = match via {
-        Via::Predefined => Placement::outside(OutsideKind::Builtin, symbol, Family::Builtin),
-        Via::Using => Placement::outside(kind, symbol, Family::ExternalImport),
-        Via::Qualified => Placement::outside(kind, symbol, Family::ForeignType),
-    };
-    Decision::Place(placement)
+    classes::outside_through(how, policy::is_stdlib(fqn), symbol)
 }
 
 fn foreign(symbol: String) -> Decision {

@@ -6,23 +6,20 @@
 //! but bounded: past [`MAX_DEPTH`] levels it stops descending and counts a parse
 //! error, so a 50 000-level expression cannot overflow the stack.
 
-use crate::lang::syntax::{column_of, line_of, tail_of, ErrorCount};
+use crate::lang::syntax::{column_of, line_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, ReturnValue,
-    Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
+    ArgShape, BindingValue, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind, Decorator, Field,
+    FileFacts, Import, ImportKind, LiteralType, Param, Receiver, ReturnValue, ScopeIdx, ScopeKind,
+    TypeRef, ValueExpr, ValueRef,
 };
+use crate::lang::classes::{self, FactsWalk};
+use crate::lang::core::{self, push_call, CallSite, LangShape, MAX_DEPTH};
 use crate::lang::Language;
 
-/// Deeper syntax than this is not walked (mirrors `Limits::default().max_depth`;
-/// the frontend entry point takes no limits).
-pub const MAX_DEPTH: u32 = 2_000;
 /// Type syntax nests far less than expressions; a bound keeps `type_ref` safe too.
 const MAX_TYPE_DEPTH: u32 = 64;
-/// `wrote` is for people: long receivers are cut to their last bytes.
-const MAX_WROTE: usize = 120;
 
 pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts {
     let mut x = Extractor::new(path, source);
@@ -32,23 +29,13 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     facts
 }
 
-/// What an expression is, as far as calls, receivers and arguments care.
+/// What only Java adds to the shared expression core ([`core::Shape`]).
 #[derive(Debug, Clone)]
-enum Shape {
-    Unknown,
-    /// A bare identifier.
-    Name(String),
-    /// `this`, `a.b`, `this.a.b`.
-    Path(Vec<String>),
-    Call(CallIdx),
-    /// `f().a.b`.
-    CallThen(CallIdx, Vec<String>),
-    New(TypeRef),
+enum JavaShape {
     /// `new T() { … }` (the construction's call): an instance of the anonymous
     /// subclass of T.
     Anonymous(TypeRef, CallIdx),
     Cast(TypeRef),
-    Literal(LiteralType),
     Lambda(Option<DeclIdx>),
     ClassLiteral,
     Super,
@@ -57,62 +44,48 @@ enum Shape {
     Either(Box<Shape>, Box<Shape>),
 }
 
-impl Shape {
+impl LangShape for JavaShape {
     fn receiver(self) -> Receiver {
         match self {
-            Shape::Name(n) => Receiver::Path(vec![n]),
-            Shape::Path(p) => Receiver::Path(p),
-            Shape::Call(i) => Receiver::Call(i),
-            Shape::CallThen(i, p) => Receiver::CallThen { call: i, path: p },
-            Shape::New(t) => Receiver::New(t),
             // The static type of `(T) x` is T: for member lookup it reads like `new T()`.
-            Shape::Cast(t) => Receiver::New(t),
-            Shape::Literal(l) => Receiver::Literal(l),
-            Shape::Super => Receiver::Super,
-            Shape::QualifiedThis(t) => Receiver::QualifiedThis(t),
-            Shape::Anonymous(_, i) => Receiver::Call(i),
+            JavaShape::Cast(t) => Receiver::New(t),
+            JavaShape::Super => Receiver::Super,
+            JavaShape::QualifiedThis(t) => Receiver::QualifiedThis(t),
+            JavaShape::Anonymous(_, i) => Receiver::Call(i),
             // `X.class` is an instance of java.lang.Class (written in full so no
             // type of the tree named `Class` can capture it).
-            Shape::ClassLiteral => Receiver::New(TypeRef {
+            JavaShape::ClassLiteral => Receiver::New(TypeRef {
                 path: vec!["java".into(), "lang".into(), "Class".into()],
                 args: Vec::new(),
                 is_self: false,
                 array: false,
             }),
-            Shape::Unknown | Shape::Lambda(_) | Shape::Either(..) => Receiver::Unknown,
+            JavaShape::Lambda(_) | JavaShape::Either(..) => Receiver::Unknown,
         }
     }
 
     fn arg(self) -> ArgShape {
         match self {
-            Shape::Name(n) => ArgShape::Name(n),
-            Shape::Path(p) => ArgShape::Path(p),
-            Shape::Call(i) => ArgShape::Call(i),
             // An anonymous subclass of T is a T for overload selection.
-            Shape::New(t) | Shape::Anonymous(t, _) => ArgShape::New(t),
-            Shape::Cast(t) => ArgShape::Cast(t),
-            Shape::Literal(l) => ArgShape::Literal(l),
-            Shape::Lambda(_) => ArgShape::Lambda,
-            Shape::ClassLiteral => ArgShape::ClassLiteral,
-            Shape::Either(a, b) => ArgShape::Either(Box::new(a.arg()), Box::new(b.arg())),
-            Shape::Unknown | Shape::CallThen(..) | Shape::Super | Shape::QualifiedThis(_) => {
-                ArgShape::Unknown
-            }
+            JavaShape::Anonymous(t, _) => ArgShape::New(t),
+            JavaShape::Cast(t) => ArgShape::Cast(t),
+            JavaShape::Lambda(_) => ArgShape::Lambda,
+            JavaShape::ClassLiteral => ArgShape::ClassLiteral,
+            JavaShape::Either(a, b) => ArgShape::Either(Box::new(a.arg()), Box::new(b.arg())),
+            JavaShape::Super | JavaShape::QualifiedThis(_) => ArgShape::Unknown,
         }
     }
 
     fn value(self) -> ValueExpr {
         match self {
-            Shape::Name(n) => ValueExpr::Name(n),
-            Shape::Path(p) => ValueExpr::Attribute { path: p },
-            Shape::Call(i) | Shape::Anonymous(_, i) => ValueExpr::CallResult(i),
-            Shape::New(t) => ValueExpr::New(t),
-            Shape::Literal(l) => ValueExpr::Literal(l),
-            Shape::Lambda(Some(d)) => ValueExpr::Lambda(d),
+            JavaShape::Anonymous(_, i) => ValueExpr::CallResult(i),
+            JavaShape::Lambda(Some(d)) => ValueExpr::Lambda(d),
             _ => ValueExpr::Unknown,
         }
     }
 }
+
+type Shape = core::Shape<JavaShape>;
 
 /// A method, constructor or lambda being walked: counts its `return`s to learn
 /// whether every one hands back `this`.
@@ -133,6 +106,8 @@ struct Extractor<'s> {
     anonymous: u32,
     errors: ErrorCount,
 }
+
+classes::facts_walk!(Extractor<'_>);
 
 impl<'s> Extractor<'s> {
     fn new(path: &str, src: &'s [u8]) -> Extractor<'s> {
@@ -259,8 +234,8 @@ impl<'s> Extractor<'s> {
         let shape = match kind {
             "identifier" => Shape::Name(self.text(node).to_string()),
             "this" => Shape::Path(vec!["this".to_string()]),
-            "super" => Shape::Super,
-            "class_literal" => Shape::ClassLiteral,
+            "super" => Shape::Lang(JavaShape::Super),
+            "class_literal" => Shape::Lang(JavaShape::ClassLiteral),
             "decimal_integer_literal"
             | "hex_integer_literal"
             | "octal_integer_literal"
@@ -286,7 +261,7 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("type")
             .and_then(|t| self.type_ref(t, 0))
         {
-            Some(t) => Shape::Cast(t),
+            Some(t) => Shape::Lang(JavaShape::Cast(t)),
             None => Shape::Unknown,
         }
     }
@@ -307,7 +282,7 @@ impl<'s> Extractor<'s> {
         self.walk(condition, depth);
         let a = self.walk(a, depth);
         let b = self.walk(b, depth);
-        Shape::Either(Box::new(a), Box::new(b))
+        Shape::Lang(JavaShape::Either(Box::new(a), Box::new(b)))
     }
 
     fn children(&mut self, node: Node, depth: u32) {
@@ -319,40 +294,6 @@ impl<'s> Extractor<'s> {
     }
 
     // ----- scopes, declarations, bindings -------------------------------------------------
-
-    fn push_scope(&mut self, kind: ScopeKind, owner: Option<DeclIdx>) -> ScopeIdx {
-        self.facts
-            .scopes
-            .push(Scope::new(kind, Some(self.scope), owner));
-        (self.facts.scopes.len() - 1) as ScopeIdx
-    }
-
-    fn in_block_scope(&mut self, f: impl FnOnce(&mut Self)) {
-        let saved = self.scope;
-        self.scope = self.push_scope(ScopeKind::Block, self.owner);
-        f(self);
-        self.scope = saved;
-    }
-
-    fn bind(&mut self, name: &str, line: u32, value: BindingValue) {
-        let scope = &mut self.facts.scopes[self.scope as usize];
-        scope.bindings.push(Binding {
-            name: name.to_string(),
-            line,
-            value,
-        });
-    }
-
-    fn push_decl(&mut self, decl: Decl) -> DeclIdx {
-        self.facts.decls.push(decl);
-        (self.facts.decls.len() - 1) as DeclIdx
-    }
-
-    /// The type declaration whose body is being walked (fields attach to it).
-    fn current_type(&self) -> Option<DeclIdx> {
-        self.owner
-            .filter(|&o| self.facts.decls[o as usize].kind.is_type())
-    }
 
     fn package(&mut self, node: Node) {
         let mut cursor = node.walk();
@@ -960,7 +901,7 @@ impl<'s> Extractor<'s> {
         }
         self.frames.pop();
         (self.scope, self.owner) = saved;
-        Shape::Lambda(Some(idx))
+        Shape::Lang(JavaShape::Lambda(Some(idx)))
     }
 
     fn anonymous_class(&mut self, base: TypeRef, anchor: Node, body: Node, depth: u32) {
@@ -991,6 +932,7 @@ impl<'s> Extractor<'s> {
             .collect()
     }
 
+    /// A call written at `name` with nothing spread: Java has no splat.
     fn push_call(
         &mut self,
         name: Node,
@@ -1000,21 +942,13 @@ impl<'s> Extractor<'s> {
         type_args: u32,
         wrote: String,
     ) -> CallIdx {
-        self.facts.calls.push(Call {
-            line: line_of(name),
-            column: column_of(name),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
+        let site = CallSite {
             kind,
             args,
-            keyword_args: 0,
-            keywords: Vec::new(),
-            has_splat: false,
             type_args,
-            wrote,
-        });
-        (self.facts.calls.len() - 1) as CallIdx
+            ..CallSite::new(name, callee, wrote)
+        };
+        push_call(&mut self.facts, self.owner, self.scope, site)
     }
 
     /// `m(…)`, `recv.m(…)`, `super.m(…)`.
@@ -1094,7 +1028,7 @@ impl<'s> Extractor<'s> {
                 // Declared at the construction's own name token: the resolver finds
                 // the class the construction reaches by that position.
                 self.anonymous_class(ty.clone(), name_token, b, depth);
-                Shape::Anonymous(ty, idx)
+                Shape::Lang(JavaShape::Anonymous(ty, idx))
             }
             None => Shape::New(ty),
         }
@@ -1129,13 +1063,13 @@ impl<'s> Extractor<'s> {
         let kids: Vec<Node> = node.children(&mut cursor).collect();
         let Some(sep) = kids.iter().position(|k| k.kind() == "::") else {
             self.children(node, depth);
-            return Shape::Lambda(None);
+            return Shape::Lang(JavaShape::Lambda(None));
         };
         let Some(&name) = kids[sep + 1..]
             .iter()
             .find(|k| k.kind() == "identifier" || k.kind() == "new")
         else {
-            return Shape::Lambda(None);
+            return Shape::Lang(JavaShape::Lambda(None));
         };
         let receiver = match kids[..sep].iter().find(|k| k.is_named() && !k.is_extra()) {
             Some(&r) => match r.kind() {
@@ -1167,7 +1101,7 @@ impl<'s> Extractor<'s> {
             wrote,
             escapes: true,
         });
-        Shape::Lambda(None)
+        Shape::Lang(JavaShape::Lambda(None))
     }
 
     fn field_access(&mut self, node: Node, depth: u32) -> Shape {
@@ -1181,15 +1115,15 @@ impl<'s> Extractor<'s> {
         if field.kind() == "this" {
             // `Outer.this`: the enclosing instance of the named class.
             return match base {
-                Shape::Name(n) => Shape::QualifiedThis(n),
-                Shape::Path(p) if p.first().is_some_and(|f| f != "this") => {
-                    Shape::QualifiedThis(p.last().cloned().unwrap_or_default())
-                }
+                Shape::Name(n) => Shape::Lang(JavaShape::QualifiedThis(n)),
+                Shape::Path(p) if p.first().is_some_and(|f| f != "this") => Shape::Lang(
+                    JavaShape::QualifiedThis(p.last().cloned().unwrap_or_default()),
+                ),
                 _ => Shape::Unknown,
             };
         }
         let f = self.text(field).to_string();
-        extend(base, f)
+        base.then(&f)
     }
 
     /// `a[i]`: the path `a`, `[]` (the element), so a receiver or argument
@@ -1202,7 +1136,7 @@ impl<'s> Extractor<'s> {
         if let Some(index) = node.child_by_field_name("index") {
             self.walk(index, depth);
         }
-        extend(base, "[]".to_string())
+        base.then("[]")
     }
 
     /// Comparisons and logic are boolean; `"…" + x` is a String; arithmetic is
@@ -1246,14 +1180,7 @@ impl<'s> Extractor<'s> {
     /// The callee as written, for people: whitespace collapsed, long text cut to
     /// its tail (reading only a bounded slice keeps the cost linear).
     fn wrote(&self, start: usize, end: usize) -> String {
-        let from = start.max(end.saturating_sub(MAX_WROTE * 2));
-        let raw = String::from_utf8_lossy(&self.src[from..end]);
-        let mut text: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-        text = text.replace(" .", ".").replace(". ", ".");
-        if from > start || text.len() > MAX_WROTE {
-            text = format!("…{}", tail_of(&text, MAX_WROTE));
-        }
-        text
+        core::wrote(self.src, start, end)
     }
 
     // ----- types ---------------------------------------------------------------------------
@@ -1353,7 +1280,7 @@ impl<'s> Extractor<'s> {
 fn local_binding(ty: Option<TypeRef>, value: Option<Shape>) -> BindingValue {
     match ty {
         Some(t) if is_var(&t) => match value {
-            Some(Shape::Cast(t)) => BindingValue::Typed { ty: t, value: None },
+            Some(Shape::Lang(JavaShape::Cast(t))) => BindingValue::Typed { ty: t, value: None },
             Some(Shape::New(t)) => BindingValue::Value(ValueExpr::New(t)),
             Some(v) => BindingValue::Value(v.value()),
             None => BindingValue::Opaque,
@@ -1484,21 +1411,4 @@ fn end_line_of(node: Node) -> u32 {
 /// (line, column) of a node's first byte, 1-based.
 fn position_of(node: Node) -> (u32, u32) {
     (line_of(node), column_of(node))
-}
-
-/// A shape read one segment further (`a.f`, `a[i]` as `a`, `[]`).
-fn extend(base: Shape, segment: String) -> Shape {
-    match base {
-        Shape::Name(n) => Shape::Path(vec![n, segment]),
-        Shape::Path(mut p) => {
-            p.push(segment);
-            Shape::Path(p)
-        }
-        Shape::Call(i) => Shape::CallThen(i, vec![segment]),
-        Shape::CallThen(i, mut p) => {
-            p.push(segment);
-            Shape::CallThen(i, p)
-        }
-        _ => Shape::Unknown,
-    }
 }

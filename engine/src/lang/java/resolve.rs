@@ -5,6 +5,7 @@
 
 use crate::facts::{Call, CallKind, Callee, DeclKind, ImportKind, Receiver, ReturnValue, ValueRef};
 use crate::index::{Eid, TreeIndex};
+use crate::lang::classes::{self, BoundBy};
 use crate::lang::java::eval::{self, call_site, eval_instance, Recv};
 use crate::lang::java::lookup::{
     self, choose_method, constructors, enclosing_types, outside_bases, outside_bases_with,
@@ -88,15 +89,12 @@ impl LanguageResolver for JavaResolver {
             hierarchy: None,
         };
         let site = Site::of_decl(index, ty);
-        let mut out = Vec::new();
-        let mut unknown = false;
-        for base in &index.decl(ty).bases {
+        classes::direct_bases(index, ty, |base| {
             match resolve_type(tcx, site, &base.path) {
-                Named::InTree(b) if b != ty => out.push(b),
-                _ => unknown = true,
+                Named::InTree(b) => Some(b),
+                _ => None,
             }
-        }
-        (out, unknown)
+        })
     }
 
     /// Superclass chain first, then interfaces: the frontend lists the superclass
@@ -115,17 +113,12 @@ impl LanguageResolver for JavaResolver {
 /// An edge out of the tree through an outside type, by how its name was bound:
 /// `java.lang` → builtin, an import → external_import, a qualified path → foreign_type.
 fn outside_via(via: Via, fqn: &str, symbol: String) -> Decision {
-    let kind = if policy::is_stdlib(fqn) {
-        OutsideKind::Stdlib
-    } else {
-        OutsideKind::External
+    let how = match via {
+        Via::JavaLang => BoundBy::Builtin,
+        Via::Import | Via::OnDemand => BoundBy::Import,
+        Via::Qualified => BoundBy::Qualified,
     };
-    let placement = match via {
-        Via::JavaLang => Placement::outside(OutsideKind::Builtin, symbol, Family::Builtin),
-        Via::Import | Via::OnDemand => Placement::outside(kind, symbol, Family::ExternalImport),
-        Via::Qualified => Placement::outside(kind, symbol, Family::ForeignType),
-    };
-    Decision::Place(placement)
+    classes::outside_through(how, policy::is_stdlib(fqn), symbol)
 }
 
 fn foreign(symbol: String) -> Decision {

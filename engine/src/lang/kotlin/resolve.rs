@@ -21,6 +21,7 @@ use crate::facts::{
     LiteralType, Receiver, ReturnValue, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
+use crate::lang::classes;
 use crate::lang::kotlin::overload;
 use crate::lang::kotlin::policy::{self, LambdaReceiver};
 use crate::lang::kotlin::types::{
@@ -101,15 +102,12 @@ impl LanguageResolver for KotlinResolver {
             hierarchy: None,
         };
         let site = Site::of_decl(index, ty);
-        let mut out = Vec::new();
-        let mut unknown = false;
-        for base in &index.decl(ty).bases {
+        classes::direct_bases(index, ty, |base| {
             match resolve_type(tcx, site, &base.path) {
-                Named::Type(b) if b != ty => out.push(b),
-                _ => unknown = true,
+                Named::Type(b) => Some(b),
+                _ => None,
             }
-        }
-        (out, unknown)
+        })
     }
 
     /// The superclass (listed first: it is the base with a constructor call),

@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use crate::facts::*;
+use crate::lang::core::{self, LangShape};
 use crate::lang::python::guards::{Condition, Guards};
 use crate::lang::python::stubs;
 use crate::lang::python::types::{
@@ -15,7 +16,10 @@ use crate::lang::python::types::{
 use crate::lang::syntax::head_of;
 use crate::lang::Language;
 
+/// Python's own bound, lower than `core::MAX_DEPTH`: its walk was written with it,
+/// and moving it would change what a deep file reports (its parse-error count).
 const MAX_DEPTH: u32 = 1_500;
+/// Python's `wrote` keeps the head of a long callee (`core::wrote` keeps the tail).
 const MAX_WROTE: usize = 200;
 
 /// `tree_wide` carries the build configuration (the interpreter the static guards
@@ -96,15 +100,11 @@ struct Branch<'t> {
     reached: bool,
 }
 
-/// An expression as structure: what a receiver, a value or an argument is.
+/// What only Python adds to the shared expression core ([`core::Shape`]): values
+/// the dispatch tables, unpacking and `super()` calls are read from.
 #[derive(Debug, Clone)]
-enum Ex {
-    Name(String),
-    Path(Vec<String>),
-    Call(CallIdx),
-    CallThen(CallIdx, Vec<String>),
+enum PyShape {
     Super,
-    Literal(LiteralType),
     /// A string or integer literal, by value.
     Key(Key),
     Lambda(DeclIdx),
@@ -112,8 +112,49 @@ enum Ex {
     Seq(Vec<Ex>),
     Subscript(Box<Ex>, Key),
     Slice(Box<Ex>, Option<i64>, Option<i64>),
-    Unknown,
 }
+
+impl LangShape for PyShape {
+    fn receiver(self) -> Receiver {
+        match self {
+            PyShape::Super => Receiver::Super,
+            PyShape::Key(k) => Receiver::Literal(k.literal_type()),
+            _ => Receiver::Unknown,
+        }
+    }
+
+    fn arg(self) -> ArgShape {
+        match self {
+            PyShape::Key(k) => ArgShape::Key(k),
+            PyShape::Lambda(d) => ArgShape::Function(d),
+            _ => ArgShape::Unknown,
+        }
+    }
+
+    fn value(self) -> ValueExpr {
+        match self {
+            PyShape::Lambda(d) => ValueExpr::Lambda(d),
+            PyShape::Key(k) => ValueExpr::Key(k),
+            PyShape::Dict(entries) => {
+                ValueExpr::Dict(entries.into_iter().map(|(k, v)| (k, v.value())).collect())
+            }
+            PyShape::Seq(items) => ValueExpr::Sequence(items.into_iter().map(Ex::value).collect()),
+            PyShape::Subscript(base, key) => ValueExpr::Subscript {
+                base: Box::new(base.value()),
+                key,
+            },
+            PyShape::Slice(base, start, stop) => ValueExpr::Slice {
+                base: Box::new(base.value()),
+                start,
+                stop,
+            },
+            PyShape::Super => ValueExpr::Unknown,
+        }
+    }
+}
+
+/// An expression as structure: what a receiver, a value or an argument is.
+type Ex = core::Shape<PyShape>;
 
 struct Extractor<'s> {
     src: &'s [u8],
@@ -652,7 +693,9 @@ impl<'s> Extractor<'s> {
             }
             (Some(Ex::Name(n)), _) => Some(ReturnValue::Name(n.clone())),
             (Some(Ex::Call(c)), _) => Some(ReturnValue::CallResult(*c)),
-            (Some(e @ (Ex::Path(_) | Ex::Lambda(_))), _) => Some(ReturnValue::Value(value_of(e))),
+            (Some(e @ (Ex::Path(_) | Ex::Lang(PyShape::Lambda(_)))), _) => {
+                Some(ReturnValue::Value(value_of(e)))
+            }
             _ => None,
         };
         if let Some((_, list)) = self.returns.last_mut() {
@@ -821,7 +864,9 @@ impl<'s> Extractor<'s> {
             "pattern_list" | "tuple_pattern" | "list_pattern" => {
                 let elements = named_children(target);
                 let values = match (&value, value_node) {
-                    (Some(Ex::Seq(items)), Some(vn)) => Some((items.clone(), sequence_nodes(vn))),
+                    (Some(Ex::Lang(PyShape::Seq(items))), Some(vn)) => {
+                        Some((items.clone(), sequence_nodes(vn)))
+                    }
                     _ => None,
                 };
                 let starred = elements
@@ -1514,6 +1559,8 @@ impl<'s> Extractor<'s> {
         format!("{}…", head_of(t, MAX_WROTE))
     }
 
+    /// Written here, not through `core::push_call`: a Python call carries its
+    /// keyword arguments, which the core's `CallSite` does not.
     fn push_call(&mut self, call: Call) -> CallIdx {
         self.facts.calls.push(call);
         (self.facts.calls.len() - 1) as CallIdx
@@ -1536,19 +1583,7 @@ impl<'s> Extractor<'s> {
                 let (Some(object), Some(attr)) = (object, attr) else {
                     return Ex::Unknown;
                 };
-                match self.expr(object, cx) {
-                    Ex::Name(n) => Ex::Path(vec![n, attr]),
-                    Ex::Path(mut p) => {
-                        p.push(attr);
-                        Ex::Path(p)
-                    }
-                    Ex::Call(c) => Ex::CallThen(c, vec![attr]),
-                    Ex::CallThen(c, mut p) => {
-                        p.push(attr);
-                        Ex::CallThen(c, p)
-                    }
-                    _ => Ex::Unknown,
-                }
+                self.expr(object, cx).then(&attr)
             }
             "call" => self.call(node, cx),
             "string" | "concatenated_string" => {
@@ -1557,13 +1592,13 @@ impl<'s> Extractor<'s> {
                     Ex::Literal(LiteralType::Bytes)
                 } else {
                     match self.literal_key(node) {
-                        Some(k) => Ex::Key(k),
+                        Some(k) => Ex::Lang(PyShape::Key(k)),
                         None => Ex::Literal(LiteralType::Str),
                     }
                 }
             }
             "integer" => match self.literal_key(node) {
-                Some(k) => Ex::Key(k),
+                Some(k) => Ex::Lang(PyShape::Key(k)),
                 None => Ex::Literal(LiteralType::Int),
             },
             "float" => Ex::Literal(LiteralType::Float),
@@ -1582,7 +1617,7 @@ impl<'s> Extractor<'s> {
                 if node.kind() == "list" && items.is_empty() {
                     return Ex::Literal(LiteralType::List);
                 }
-                Ex::Seq(items)
+                Ex::Lang(PyShape::Seq(items))
             }
             "set" => {
                 self.visit_children(node, cx);
@@ -1602,9 +1637,11 @@ impl<'s> Extractor<'s> {
                     self.expr(*s, cx);
                 }
                 match (key, subs.as_slice()) {
-                    (Some(k), [_]) => Ex::Subscript(Box::new(value), k),
+                    (Some(k), [_]) => Ex::Lang(PyShape::Subscript(Box::new(value), k)),
                     (None, [s]) if s.kind() == "slice" => match self.literal_bounds(*s) {
-                        Some((start, stop)) => Ex::Slice(Box::new(value), start, stop),
+                        Some((start, stop)) => {
+                            Ex::Lang(PyShape::Slice(Box::new(value), start, stop))
+                        }
                         None => Ex::Unknown,
                     },
                     _ => Ex::Unknown,
@@ -1717,7 +1754,7 @@ impl<'s> Extractor<'s> {
             }
         }
         if all_literal {
-            Ex::Dict(entries)
+            Ex::Lang(PyShape::Dict(entries))
         } else {
             Ex::Literal(LiteralType::Dict)
         }
@@ -1781,7 +1818,7 @@ impl<'s> Extractor<'s> {
                 self.facts.decls[idx as usize].returns_value = Some(ReturnValue::Name(n));
             }
         }
-        Ex::Lambda(idx)
+        Ex::Lang(PyShape::Lambda(idx))
     }
 
     fn call(&mut self, node: Node, cx: &Ctx) -> Ex {
@@ -1813,11 +1850,13 @@ impl<'s> Extractor<'s> {
                 (Callee::Member { receiver, name }, attr_name_node(function))
             }
             (Ex::Call(inner), _) => (Callee::Result(*inner), function),
-            (Ex::Subscript(base, key), _) => (
+            (Ex::Lang(PyShape::Subscript(base, key)), _) => (
                 Callee::Subscript {
                     // `ls[0][1]()`: the inner read keeps its structure.
                     base: match base.as_ref() {
-                        Ex::Subscript(..) => Receiver::Subscript(Box::new(value_of(base))),
+                        Ex::Lang(PyShape::Subscript(..)) => {
+                            Receiver::Subscript(Box::new(value_of(base)))
+                        }
                         _ => receiver_of(base),
                     },
                     key: Some(key.clone()),
@@ -1922,7 +1961,7 @@ impl<'s> Extractor<'s> {
             wrote: self.wrote(function),
         });
         if is_super {
-            Ex::Super
+            Ex::Lang(PyShape::Super)
         } else {
             Ex::Call(idx)
         }
@@ -2076,7 +2115,7 @@ impl<'s> Extractor<'s> {
             return;
         };
         match (name.as_str(), first_arg) {
-            ("update", Some(Ex::Dict(entries))) => {
+            ("update", Some(Ex::Lang(PyShape::Dict(entries)))) => {
                 for (k, v) in entries {
                     let value = value_of(v);
                     self.bind(
@@ -2277,59 +2316,15 @@ const TABLE_MUTATORS: &[&str] = &[
 ];
 
 fn receiver_of(ex: &Ex) -> Receiver {
-    match ex {
-        Ex::Name(n) => Receiver::Path(vec![n.clone()]),
-        Ex::Path(p) => Receiver::Path(p.clone()),
-        Ex::Call(c) => Receiver::Call(*c),
-        Ex::CallThen(c, p) => Receiver::CallThen {
-            call: *c,
-            path: p.clone(),
-        },
-        Ex::Super => Receiver::Super,
-        Ex::Literal(l) => Receiver::Literal(*l),
-        Ex::Key(k) => Receiver::Literal(k.literal_type()),
-        _ => Receiver::Unknown,
-    }
+    ex.clone().receiver()
 }
 
 fn value_of(ex: &Ex) -> ValueExpr {
-    match ex {
-        Ex::Name(n) => ValueExpr::Name(n.clone()),
-        Ex::Path(p) => ValueExpr::Attribute { path: p.clone() },
-        Ex::Call(c) => ValueExpr::CallResult(*c),
-        Ex::Lambda(d) => ValueExpr::Lambda(*d),
-        Ex::Literal(l) => ValueExpr::Literal(*l),
-        Ex::Key(k) => ValueExpr::Key(k.clone()),
-        Ex::Dict(entries) => ValueExpr::Dict(
-            entries
-                .iter()
-                .map(|(k, v)| (k.clone(), value_of(v)))
-                .collect(),
-        ),
-        Ex::Seq(items) => ValueExpr::Sequence(items.iter().map(value_of).collect()),
-        Ex::Subscript(base, key) => ValueExpr::Subscript {
-            base: Box::new(value_of(base)),
-            key: key.clone(),
-        },
-        Ex::Slice(base, start, stop) => ValueExpr::Slice {
-            base: Box::new(value_of(base)),
-            start: *start,
-            stop: *stop,
-        },
-        Ex::CallThen(..) | Ex::Super | Ex::Unknown => ValueExpr::Unknown,
-    }
+    ex.clone().value()
 }
 
 fn arg_shape(ex: &Ex) -> ArgShape {
-    match ex {
-        Ex::Name(n) => ArgShape::Name(n.clone()),
-        Ex::Path(p) => ArgShape::Path(p.clone()),
-        Ex::Call(c) => ArgShape::Call(*c),
-        Ex::Literal(l) => ArgShape::Literal(*l),
-        Ex::Key(k) => ArgShape::Key(k.clone()),
-        Ex::Lambda(d) => ArgShape::Function(*d),
-        _ => ArgShape::Unknown,
-    }
+    ex.clone().arg()
 }
 
 /// Python module names for every file, once all paths are known: the dotted name
