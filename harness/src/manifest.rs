@@ -21,6 +21,11 @@ use crate::score::{score, ScoreOptions};
 /// The `source` every manifest declares.
 pub const MANIFEST_SOURCE: &str = "manifest";
 
+/// The name a manifest writes for a call whose callee is a parenthesised expression
+/// (`(*f)(x)`, the clang truth's own spelling): the engine reports such a call
+/// without a name, and a truth site's name may not be empty.
+pub const PARENTHESISED_CALLEE: &str = "(call)";
+
 /// One manifest file as written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -224,7 +229,7 @@ pub fn merge(manifest: &Manifest, oracle: &Truth, origin: &str) -> Result<Merged
             site.name.as_str(),
         );
         match by_position.get(&key) {
-            None => kept.push(site.clone()),
+            None => kept.push(as_engine_names_it(site)),
             Some(judged) if agrees(judged, site) && reviewed.dispute.is_none() => {
                 redundant.push(label(site))
             }
@@ -243,7 +248,7 @@ pub fn merge(manifest: &Manifest, oracle: &Truth, origin: &str) -> Result<Merged
                     manifest_says: show_targets(&site.targets),
                     adjudication: dispute.adjudication.clone(),
                 });
-                kept.push(site.clone());
+                kept.push(as_engine_names_it(site));
             }
         }
     }
@@ -252,6 +257,15 @@ pub fn merge(manifest: &Manifest, oracle: &Truth, origin: &str) -> Result<Merged
         redundant,
         adjudications,
     })
+}
+
+/// The site under the name the engine's report gives it, so that the two pair.
+fn as_engine_names_it(site: &TruthSite) -> TruthSite {
+    let mut site = site.clone();
+    if site.name == PARENTHESISED_CALLEE {
+        site.name.clear();
+    }
+    site
 }
 
 /// The oracle and the manifest accept the same targets.

@@ -254,3 +254,17 @@ fn the_row_lists_its_population_and_adjudications() {
         "{md}"
     );
 }
+
+#[test]
+fn a_parenthesised_callee_pairs_with_the_engines_nameless_call() {
+    let site = reviewed(5, 2).replace("\"name\": \"p\"", "\"name\": \"(call)\"");
+    let m = parse(&manifest(&[&site])).unwrap();
+    let merged = merge(&m, &truth(vec![]), "m.json").unwrap();
+    assert_eq!(merged.truth.sites[0].name, "");
+    let engine = report(
+        vec![entity(2, "a.py::g", "a.py", 2)],
+        vec![call(5, Some(5), "").to("pointer", "a.py::g", "a.py", 2)],
+    );
+    let f = figures(&score(&engine, &merged.truth, &ScoreOptions::default()));
+    assert_eq!((f.judged_in_tree, f.right), (1, 1));
+}

@@ -81,6 +81,31 @@ def at_site(callees, site, root, line_sites):
     return {c for c in callees
             if c[3] in columns and "::~" not in c[0] and (c[1], c[2]) not in judged}
 
+def name_token(text, column):
+    """The engine's position of the call whose clang column is `column` (docs/PROTOCOL.md
+    §17): `(call)` at the `(` of a parenthesised callee `(*f)(…)`; otherwise the last
+    name of the member chain `r->fn->createString` before the argument list, at its
+    own column. A macro call (`_EL_ADD_WRITE(ac)`) is its own name."""
+    i = column - 1
+    if text[i:i + 1] == "(":
+        return column, "(call)"
+    last, j = None, i
+    while j < len(text):
+        if text[j].isalnum() or text[j] == "_":
+            start = j
+            while j < len(text) and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            last = (start + 1, text[start:j])
+        elif text.startswith("->", j):
+            j += 2
+        elif text[j] == ".":
+            j += 1
+        else:
+            break
+    if last is None or text[j:j + 1] != "(":
+        return None
+    return last
+
 def short(name):
     """A symbol without its parameter lists: `ns::Version::Get::State::Match`."""
     out, depth = [], 0
@@ -116,9 +141,17 @@ def main():
         reason = reasons.get(key) or reasons.get((s["file"], None))
         if not reason:
             sys.exit(f"no reason for {key}")
-        where = f"{s['file']}:{s['line']}:{s['column']}"
+        with open(os.path.join(root, s["file"]), errors="replace") as f:
+            text = f.read().split("\n")[s["line"] - 1]
+        override = spec.get("positions", {}).get(f"{s['file']}:{s['line']}")
+        position = tuple(override) if override else name_token(text, s["column"])
+        if position is None:
+            print(f"skip {key}: no call name at column {s['column']}", file=sys.stderr)
+            continue
+        column, name = position
+        where = f"{s['file']}:{s['line']}:{column}"
         sites.append({
-            "file": s["file"], "line": s["line"], "column": s["column"], "name": s["name"],
+            "file": s["file"], "line": s["line"], "column": column, "name": name,
             **({"caller": s["caller"]} if s.get("caller") else {}),
             "targets": [{"kind": "in_tree", "file": f, "line": l} for _, f, l in callees],
             "evidence": {
