@@ -129,6 +129,18 @@ impl Manifest {
         };
         let manifest: Manifest =
             serde_json::from_slice(bytes).map_err(|e| invalid(describe_json_error(&e)))?;
+        if manifest.schema != oracles::TRUTH_SCHEMA {
+            return Err(invalid(format!(
+                "schema is `{}`, expected `{}`",
+                manifest.schema,
+                oracles::TRUTH_SCHEMA
+            )));
+        }
+        if manifest.oracle.column != oracles::ColumnUnit::Name {
+            return Err(invalid(
+                "a manifest's columns are the call's name token (`\"column\": \"name\"`)".into(),
+            ));
+        }
         if manifest.source != MANIFEST_SOURCE {
             return Err(invalid(format!(
                 "source is `{}`, expected `{MANIFEST_SOURCE}`",

@@ -57,6 +57,14 @@ fn a_manifest_needs_its_source_evidence_reason_targets_and_column() {
     let not_manifest = manifest(&[&reviewed(5, 2)]).replace("\"manifest\",", "\"oracle\",");
     let err = parse(&not_manifest).unwrap_err();
     assert!(err.to_string().contains("source is `oracle`"), "{err}");
+    let starts =
+        manifest(&[&reviewed(5, 2)]).replace("\"column\": \"name\"", "\"column\": \"none\"");
+    assert!(parse(&starts)
+        .unwrap_err()
+        .to_string()
+        .contains("name token"));
+    let other = manifest(&[&reviewed(5, 2)]).replace("callgraph-truth/1", "callgraph-truth/0");
+    assert!(parse(&other).unwrap_err().to_string().contains("schema is"));
     let cases = [
         (reviewed(5, 2).replace("\"./t\"", "\"\""), "evidence"),
         (
@@ -267,4 +275,33 @@ fn a_parenthesised_callee_pairs_with_the_engines_nameless_call() {
     );
     let f = figures(&score(&engine, &merged.truth, &ScoreOptions::default()));
     assert_eq!((f.judged_in_tree, f.right), (1, 1));
+}
+
+#[test]
+fn a_contradicting_manifest_refuses_the_row_naming_the_site() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("test.json"), manifest(&[&reviewed(5, 2)])).unwrap();
+    let prepared = crate::pipeline::Prepared {
+        report: report(vec![], vec![]),
+        truth: truth(vec![site(5, Some(5), "p", &[("a.py", 1)])]),
+        root: dir.path().to_path_buf(),
+        options: ScoreOptions::default(),
+    };
+    let setup = crate::pipeline::CorpusSetup {
+        cache_dir: dir.path().to_path_buf(),
+        bound: std::time::Duration::from_secs(1),
+        manifests_dir: dir.path().to_path_buf(),
+    };
+    let mut row = crate::model::Row {
+        id: "test".into(),
+        figures: Some(crate::figures::Figures::default()),
+        ..crate::model::Row::default()
+    };
+    crate::pipeline::fill_manifest(&mut row, &prepared, &setup);
+    assert_eq!(row.figures, None);
+    let outcome = row.outcome.expect("refused").to_string();
+    assert!(
+        outcome.contains("manifest_contradicts_oracle") && outcome.contains("a.py:5:5 `p`"),
+        "{outcome}"
+    );
 }

@@ -82,6 +82,8 @@ pub fn fill_manifest(row: &mut Row, prepared: &Prepared, setup: &CorpusSetup) {
         Ok(manifest) => row.manifest = manifest,
         Err(e) => {
             row.figures = None;
+            row.verdicts.clear();
+            row.families.clear();
             row.sites.clear();
             row.outcome = Some(Outcome::tool_failed("manifest", e.to_string()));
         }
