@@ -75,6 +75,12 @@ fn sources_of(args: &SourceArgs, cap: u64) -> (Sources, CorpusSetup) {
     let setup = CorpusSetup {
         cache_dir: args.cache.clone(),
         bound: Duration::from_secs(args.tool_timeout),
+        // Beside corpora.json: the manifests are the repository's, as the corpora are.
+        manifests_dir: sources
+            .corpora_path
+            .parent()
+            .unwrap_or(std::path::Path::new(""))
+            .join("manifests"),
     };
     // No version probe waits longer than the tools' own bound (D23).
     oracles::toolchain::set_tool_bound(setup.bound);

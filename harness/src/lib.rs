@@ -20,6 +20,7 @@ pub mod fetch;
 pub mod fetch_command;
 pub mod figures;
 pub mod gate;
+pub mod manifest;
 pub mod measure;
 pub mod merge;
 pub mod misses;

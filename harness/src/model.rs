@@ -77,6 +77,10 @@ pub struct Row {
     /// site `figures`; its `sites` are its pairs (line 0, name `caller -> callee`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name_pairs: Option<crate::name_pairs::NamePairFigures>,
+    /// The reviewed manifest's population (docs/PROTOCOL.md §17): its pin, what was
+    /// merged, and the engine's figures on its sites, apart from the oracle's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<crate::manifest::ManifestFigures>,
     /// The command that re-measures this row from its pins.
     pub reproduce: String,
     /// Every judged site and its verdict, so a gate can name what a change lost.

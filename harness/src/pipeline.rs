@@ -47,6 +47,8 @@ pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
 pub struct CorpusSetup {
     pub cache_dir: PathBuf,
     pub bound: Duration,
+    /// Where `<corpus>.json` reviewed manifests are read (the repository's `manifests/`).
+    pub manifests_dir: PathBuf,
 }
 
 /// Measures one real corpus. Every failure along the way becomes the row's outcome.
@@ -59,8 +61,33 @@ pub fn measure_corpus(corpus: &CorpusEntry, setup: &CorpusSetup, analyzer: &dyn 
             &prepared.truth,
             &prepared.options,
         );
+        fill_manifest(&mut row, &prepared, setup);
     }
     row
+}
+
+/// Scores the corpus's reviewed manifest, if it has one, as the row's own manifest
+/// population. A manifest that cannot be used (or contradicts the oracle without an
+/// adjudicated dispute) refuses the row: its figures would rest on an unreviewed file.
+pub fn fill_manifest(row: &mut Row, prepared: &Prepared, setup: &CorpusSetup) {
+    let found = crate::manifest::score_manifest(
+        &setup.manifests_dir,
+        &row.id,
+        &prepared.truth,
+        &prepared.report,
+        &prepared.options,
+        oracles::DEFAULT_INPUT_CAP,
+    );
+    match found {
+        Ok(manifest) => row.manifest = manifest,
+        Err(e) => {
+            row.figures = None;
+            row.verdicts.clear();
+            row.families.clear();
+            row.sites.clear();
+            row.outcome = Some(Outcome::tool_failed("manifest", e.to_string()));
+        }
+    }
 }
 
 /// What scoring one corpus reads: the engine's report, the oracle's truth, the tree

@@ -80,6 +80,8 @@ pub fn comparable(row: &Row) -> BTreeMap<String, Value> {
         ("families", serde_json::to_value(&row.families)),
         ("shapes", serde_json::to_value(&row.shapes)),
         ("name_pairs", serde_json::to_value(&row.name_pairs)),
+        // The manifest's sha256 with its figures: an edited manifest is a difference.
+        ("manifest", serde_json::to_value(&row.manifest)),
     ];
     for (prefix, value) in parts {
         flatten(prefix, &value.expect("rows serialize"), &mut flat);

@@ -159,6 +159,7 @@ pub fn render_markdown(measurements: &Measurements) -> String {
     render_by_language_section(&mut md, measurements);
     render_pairs(&mut md, measurements);
     render_may_reach(&mut md, measurements);
+    crate::manifest::render_section(&mut md, measurements);
     crate::name_pairs::render_section(&mut md, measurements);
     render_families(&mut md, measurements);
     render_shape_matrix(&mut md, measurements);
