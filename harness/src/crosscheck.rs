@@ -514,8 +514,14 @@ mod tests {
     #[test]
     fn recorded_crosschecks_survive_a_rewrite_of_the_file() {
         let dir = tempfile::tempdir().unwrap();
+        let stamp = |name: &str| NameVersion {
+            name: name.into(),
+            version: "1".into(),
+        };
         let record = CrosscheckRecord {
             corpus: "c".into(),
+            first: stamp("a"),
+            second: stamp("b"),
             both: 3,
             agree: 3,
             ..CrosscheckRecord::default()
@@ -526,7 +532,7 @@ mod tests {
         assert_eq!(recorded(dir.path(), 1 << 20), vec![record]);
         let md = std::fs::read_to_string(dir.path().join("MEASUREMENTS.md")).unwrap();
         assert!(
-            md.contains("| c |  |  | 3 | 3 | 100.0% | 0 | 0 | 0 |"),
+            md.contains("| c | a 1 | b 1 | 3 | 3 | 100.0% | 0 | 0 | 0 |"),
             "{md}"
         );
     }

@@ -7,10 +7,13 @@
 
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
-/// (oracle, adapter version, [(file under oracles/, sha256)]).
-const PINS: &[(&str, &str, &[(&str, &str)])] = &[
+/// (file under oracles/, sha256).
+type Digest = (&'static str, &'static str);
+
+/// (oracle, adapter version, the digests of the files it embeds).
+const PINS: &[(&str, &str, &[Digest])] = &[
     (
         "clang",
         "3",
@@ -114,7 +117,7 @@ const PINS: &[(&str, &str, &[(&str, &str)])] = &[
 ];
 
 /// The committed lock files both Rust readings build with.
-const RUST_LOCKS: &[(&str, &str)] = &[
+const RUST_LOCKS: &[Digest] = &[
     (
         "rust/clap_builder/Cargo.lock",
         "afd665aeb3e34977878a14971de8ec6fd9a615af77e20a338757df5a7debc56d",
