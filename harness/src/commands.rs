@@ -137,7 +137,8 @@ fn measure(args: MeasureArgs, cap: u64, progress: &Progress, out: &mut dyn Write
         units = take_shard(units, shard);
     }
     let engine = locate_engine(&args.engine, cap)?;
-    let measurements = measure_units(&units, &sources, &setup, &engine, progress)?;
+    let measurements = measure_units(&units, &sources, &setup, &engine, progress)?
+        .with_crosschecks(crate::crosscheck::recorded(&args.out, cap));
     for row in &measurements.rows {
         say(out, &summary_line(row))?;
     }

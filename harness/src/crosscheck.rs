@@ -22,6 +22,7 @@ use crate::cli::SourceArgs;
 use crate::corpora::CorpusEntry;
 use crate::error::{Error, Result, EXIT_OK};
 use crate::measure::{load_corpora, Sources};
+use crate::model::{CrosscheckRecord, Measurements, NameVersion};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -34,12 +35,18 @@ pub struct CrosscheckArgs {
     /// The second reading (default: the one the corpus's oracle has).
     #[arg(long, value_name = "ORACLE")]
     pub second: Option<String>,
+    /// Also record the agreement in DIR/measurements.json's `crosschecks` section
+    /// (the file is created if absent) and rewrite DIR's tables, whose "Second
+    /// readings" table shows it.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// The second reading of an oracle, where one exists.
 pub fn second_reading(oracle: &str) -> Option<&'static str> {
     match oracle {
         "rustc" => Some("rustc-ir"),
+        "gotypes" => Some("go-callgraph"),
         _ => None,
     }
 }
@@ -96,7 +103,35 @@ pub fn crosscheck(
     let text = comparison.render(&corpus.id, &a, &b);
     out.write_all(text.as_bytes())
         .map_err(|e| Error::io(Path::new("<stdout>"), e))?;
+    if let Some(dir) = &args.out {
+        record_into(dir, comparison.record(&corpus.id, &a, &b), cap, out)?;
+    }
     Ok(EXIT_OK)
+}
+
+/// Adds one record to DIR/measurements.json (replacing the same pair's) and
+/// rewrites DIR's tables.
+fn record_into(dir: &Path, record: CrosscheckRecord, cap: u64, out: &mut dyn Write) -> Result<()> {
+    let path = dir.join("measurements.json");
+    let measurements = match path.is_file() {
+        true => Measurements::load(&path, cap)?,
+        false => Measurements::new(Vec::new()),
+    };
+    let measurements = measurements.with_crosschecks([record]);
+    for written in crate::outputs::write_outputs(&measurements, dir)? {
+        out.write_all(format!("wrote {}\n", written.display()).as_bytes())
+            .map_err(|e| Error::io(Path::new("<stdout>"), e))?;
+    }
+    Ok(())
+}
+
+/// The second readings already recorded in DIR/measurements.json, so that `harness
+/// measure --out DIR` keeps them when it rewrites the file (none when there is no
+/// readable file: a first measurement).
+pub fn recorded(dir: &Path, cap: u64) -> Vec<CrosscheckRecord> {
+    Measurements::load(&dir.join("measurements.json"), cap)
+        .map(|m| m.crosschecks)
+        .unwrap_or_default()
 }
 
 fn adapter(name: &str) -> Result<Box<dyn Oracle>> {
@@ -290,6 +325,29 @@ impl Comparison {
         (self.both > 0).then(|| self.agree as f64 / self.both as f64)
     }
 
+    /// The comparison as the `crosschecks` section of measurements.json keeps it.
+    pub fn record(&self, corpus: &str, first: &Truth, second: &Truth) -> CrosscheckRecord {
+        let stamp = |t: &Truth| NameVersion {
+            name: t.oracle.name.clone(),
+            version: format!("{} (adapter {})", t.oracle.version, t.oracle.adapter),
+        };
+        let mut disagreements = BTreeMap::new();
+        for d in &self.disagreements {
+            *disagreements.entry(d.kind.to_string()).or_default() += 1;
+        }
+        let total = |m: &BTreeMap<String, usize>| m.values().sum::<usize>() as u64;
+        CrosscheckRecord {
+            corpus: corpus.to_string(),
+            first: stamp(first),
+            second: stamp(second),
+            both: self.both as u64,
+            agree: self.agree as u64,
+            disagreements,
+            first_only: total(&self.first_only),
+            second_only: total(&self.second_only),
+        }
+    }
+
     pub fn render(&self, corpus: &str, first: &Truth, second: &Truth) -> String {
         let name = |t: &Truth| {
             format!(
@@ -438,6 +496,44 @@ mod tests {
         assert!(
             text.contains("src/a.rs:3:9 h [in_tree_against_outside]"),
             "{text}"
+        );
+        let record = c.record("c", &a, &b);
+        assert_eq!((record.both, record.agree, record.first_only), (4, 2, 1));
+        assert_eq!(record.disagreements.get("other_declaration"), Some(&1));
+        let md = crate::tables::render_markdown(
+            &Measurements::new(vec![]).with_crosschecks([record.clone(), record]),
+        );
+        assert!(md.contains("## Second readings"), "{md}");
+        assert!(
+            md.contains("| c | thir 1 (adapter 1) | ir 1 (adapter 1) | 4 | 2 | 50.0% | in_tree_against_outside 1, other_declaration 1 | 1 | 0 |"),
+            "{md}"
+        );
+        assert_eq!(md.matches("| c | thir").count(), 1, "one record per pair");
+    }
+
+    #[test]
+    fn recorded_crosschecks_survive_a_rewrite_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let stamp = |name: &str| NameVersion {
+            name: name.into(),
+            version: "1".into(),
+        };
+        let record = CrosscheckRecord {
+            corpus: "c".into(),
+            first: stamp("a"),
+            second: stamp("b"),
+            both: 3,
+            agree: 3,
+            ..CrosscheckRecord::default()
+        };
+        assert!(recorded(dir.path(), 1 << 20).is_empty());
+        let mut sink = Vec::new();
+        record_into(dir.path(), record.clone(), 1 << 20, &mut sink).unwrap();
+        assert_eq!(recorded(dir.path(), 1 << 20), vec![record]);
+        let md = std::fs::read_to_string(dir.path().join("MEASUREMENTS.md")).unwrap();
+        assert!(
+            md.contains("| c | a 1 | b 1 | 3 | 3 | 100.0% | 0 | 0 | 0 |"),
+            "{md}"
         );
     }
 }

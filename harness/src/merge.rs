@@ -12,7 +12,9 @@ use crate::model::Measurements;
 pub fn merge(parts: Vec<(String, Measurements)>) -> Result<Measurements> {
     let mut origin: BTreeMap<String, String> = BTreeMap::new();
     let mut rows = Vec::new();
+    let mut crosschecks = Vec::new();
     for (name, part) in parts {
+        crosschecks.extend(part.crosschecks);
         for row in part.rows {
             if let Some(first) = origin.get(&row.id) {
                 return Err(Error::DuplicateRow {
@@ -24,7 +26,7 @@ pub fn merge(parts: Vec<(String, Measurements)>) -> Result<Measurements> {
             rows.push(row);
         }
     }
-    Ok(Measurements::new(rows))
+    Ok(Measurements::new(rows).with_crosschecks(crosschecks))
 }
 
 #[cfg(test)]

@@ -23,6 +23,34 @@ pub struct Measurements {
     pub schema: String,
     pub protocol: String,
     pub rows: Vec<Row>,
+    /// Second readings (`harness crosscheck --out`): each oracle against an
+    /// independent reading of the same corpus. Absent when none was run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crosschecks: Vec<CrosscheckRecord>,
+}
+
+/// One corpus's truth against its second reading: the sites both judge, how many
+/// name the same declarations, the disagreements by kind (each is listed by
+/// `harness crosscheck`, and explained in docs/DECISIONS.md), and the sites only one
+/// reading judges.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrosscheckRecord {
+    pub corpus: String,
+    /// The corpus's oracle: name and `version (adapter N)`.
+    pub first: NameVersion,
+    pub second: NameVersion,
+    pub both: u64,
+    pub agree: u64,
+    pub disagreements: BTreeMap<String, u64>,
+    pub first_only: u64,
+    pub second_only: u64,
+}
+
+impl CrosscheckRecord {
+    /// Which pair of readings of which corpus (one record per key in a file).
+    pub fn key(&self) -> (&str, &str, &str) {
+        (&self.corpus, &self.first.name, &self.second.name)
+    }
 }
 
 /// A name and a version string (oracle, toolchain).
@@ -107,7 +135,19 @@ impl Measurements {
             schema: MEASUREMENTS_SCHEMA.to_string(),
             protocol: PROTOCOL.to_string(),
             rows,
+            crosschecks: Vec::new(),
         }
+    }
+
+    /// Adds second readings, one per (corpus, first, second): a later record replaces
+    /// an earlier one; the list stays sorted by that key.
+    pub fn with_crosschecks(mut self, records: impl IntoIterator<Item = CrosscheckRecord>) -> Self {
+        for record in records {
+            self.crosschecks.retain(|c| c.key() != record.key());
+            self.crosschecks.push(record);
+        }
+        self.crosschecks.sort_by(|a, b| a.key().cmp(&b.key()));
+        self
     }
 
     pub fn row(&self, id: &str) -> Option<&Row> {

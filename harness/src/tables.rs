@@ -164,12 +164,61 @@ pub fn render_markdown(measurements: &Measurements) -> String {
     render_families(&mut md, measurements);
     render_shape_matrix(&mut md, measurements);
     render_engine_failures(&mut md, measurements);
+    render_second_readings(&mut md, measurements);
     md.push_str("## Reproduce\n\n");
     md.push_str(&header(&["row", "command"]));
     for row in &measurements.rows {
         let _ = writeln!(md, "| {} | `{}` |", cell(&row.id), row.reproduce);
     }
     md
+}
+
+/// The second readings (`harness crosscheck --corpus ID --out DIR`): the agreement
+/// over the sites both readings judge, each disagreement counted by kind (the
+/// command lists them one by one). Absent when no crosscheck was recorded.
+fn render_second_readings(md: &mut String, measurements: &Measurements) {
+    if measurements.crosschecks.is_empty() {
+        return;
+    }
+    md.push_str("## Second readings\n\n");
+    md.push_str("Each oracle against an independent reading of the same corpus, over the sites both judge (`harness crosscheck --corpus ID`, which lists every disagreement).\n\n");
+    md.push_str(&header(&[
+        "corpus",
+        "oracle",
+        "second reading",
+        "sites both judge",
+        "agree",
+        "agreement",
+        "disagreements",
+        "judged by the oracle only",
+        "judged by the second only",
+    ]));
+    for c in &measurements.crosschecks {
+        let rate = (c.both > 0).then(|| c.agree as f64 / c.both as f64);
+        let kinds: Vec<String> = c
+            .disagreements
+            .iter()
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        let disagreements = match kinds.is_empty() {
+            true => "0".to_string(),
+            false => kinds.join(", "),
+        };
+        let cells = [
+            c.corpus.clone(),
+            format!("{} {}", c.first.name, c.first.version),
+            format!("{} {}", c.second.name, c.second.version),
+            c.both.to_string(),
+            c.agree.to_string(),
+            percent(rate),
+            disagreements,
+            c.first_only.to_string(),
+            c.second_only.to_string(),
+        ];
+        let cells: Vec<String> = cells.iter().map(|t| cell(t)).collect();
+        let _ = writeln!(md, "| {} |", cells.join(" | "));
+    }
+    md.push('\n');
 }
 
 /// One language over its real corpora: proof rows and peer tools' rows apart.

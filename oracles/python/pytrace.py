@@ -21,6 +21,10 @@ Written for the harness (oracles/src/pytrace.rs), which wraps the sites into a t
   tree's generators and callbacks), property getters and operator or
   protocol dunders (the caller's instruction is not a call). `for` loops keep their
   `__iter__`/`__next__` calls, named so, as the engine names them.
+- A decorator written as a call (`@factory(x)`) is two sites at one span: the
+  factory's call, named as written, and the application of its result to the
+  function, named `()` (the source writes no name for it), told apart by which of
+  the span's two call instructions ran.
 - Sites in files outside ROOT are dropped.
 """
 
@@ -210,6 +214,7 @@ class Normalizer:
         self.indexes = {}
         self.positions = {}
         self.offsets = {}
+        self.span_calls = {}
 
     def index(self, code):
         return self.indexes_for(code.co_filename)
@@ -227,14 +232,37 @@ class Normalizer:
         i = lasti // 2
         return pos[i] if 0 <= i < len(pos) else (None, None, None, None)
 
-    def opname(self, code, lasti):
-        """The instruction at `lasti`, skipping the inline CACHE entries a frame's
-        f_lasti can point into while a call is under way (3.11+)."""
+    def instruction(self, code, lasti):
+        """(offset, opname) of the instruction at `lasti`, skipping the inline CACHE
+        entries a frame's f_lasti can point into while a call is under way (3.11+)."""
         offsets = self.offsets.get(code)
         if offsets is None:
             offsets = self.offsets[code] = [(i.offset, i.opname) for i in dis.get_instructions(code)]
         i = bisect.bisect_right(offsets, (lasti, "\uffff")) - 1
-        return offsets[i][1] if i >= 0 else "?"
+        return offsets[i] if i >= 0 else (-1, "?")
+
+    def opname(self, code, lasti):
+        return self.instruction(code, lasti)[1]
+
+    def decorator_role(self, code, lasti, index, span):
+        """At a decorator written as a call (`@factory(x)`), which of the two calls
+        its span holds ran: the factory's (the span's first call instruction) or the
+        application of its result to the function (the last, after the def is
+        made). None elsewhere. The two are two calls and are judged apart."""
+        deco = index.decorators.get(span)
+        if not isinstance(deco, ast.Call):
+            return None
+        key = (code, span)
+        calls = self.span_calls.get(key)
+        if calls is None:
+            calls = self.span_calls[key] = [
+                i.offset for i in dis.get_instructions(code)
+                if i.opname in CALL_OPS and i.opname != "PRECALL" and i.positions is not None
+                and (i.positions.lineno, i.positions.col_offset,
+                     i.positions.end_lineno, i.positions.end_col_offset) == span]
+        if len(calls) < 2:
+            return None
+        return "application" if self.instruction(code, lasti)[0] >= calls[-1] else "factory"
 
     def code_line(self, code):
         """(name line, kind) of a code object in the tree: kind is def, lambda,
@@ -269,20 +297,25 @@ class Normalizer:
             if lineno is None:
                 continue
             op = self.opname(ccode, lasti)
-            key = (file, lineno, col, end_lineno, end_col, op in ITER_OPS and ITER_OPS[op])
+            role = self.decorator_role(ccode, lasti, self.index(ccode), (lineno, col, end_lineno, end_col))
+            key = (file, lineno, col, end_lineno, end_col, op in ITER_OPS and ITER_OPS[op], role)
             group = groups.setdefault(key, {"code": ccode, "ops": set(), "explicit": [], "implicit": []})
             group["ops"].add(op)
             for target in targets:
                 kind, why, t = self.target(target, op)
                 group["implicit" if why else "explicit"].append((t, why, kind))
         out = []
-        for (file, lineno, col, end_lineno, end_col, _), group in groups.items():
+        for (file, lineno, col, end_lineno, end_col, _, role), group in groups.items():
             ccode = group["code"]
             index = self.index(ccode)
             op = sorted(group["ops"])[0]
             explicit, implicit = group["explicit"], group["implicit"]
             caller = {"file": file, "line": self.caller_of(ccode)}
             name, unjudged = self.site_name(index, op, lineno, col, end_lineno, end_col)
+            if role == "application":
+                # The call of what `factory(x)` returned, with the function: the
+                # source writes no name for it, as for `f(x)(y)`'s outer call.
+                name = "()"
             if unjudged == "no_call_expression":
                 # A call no source text writes: a with-statement's __exit__, code a
                 # test runner rewrote (pytest's assertion rewriting).

@@ -85,7 +85,7 @@ impl Oracle for GoTypes {
 }
 
 /// `go version go1.26.8 linux/amd64` → `go1.26.8`.
-fn go_version_word(version: &str) -> String {
+pub(crate) fn go_version_word(version: &str) -> String {
     version
         .split_whitespace()
         .find(|w| w.starts_with("go1") || w.starts_with("devel"))
@@ -97,7 +97,7 @@ fn go_version_word(version: &str) -> String {
 /// machine configures (its `GOPROXY`, passed through the door; go's own default
 /// when unset), checked against the go.sum files, caches under the oracle cache, the
 /// installed toolchain only, no cgo.
-fn go_env(invocation: Invocation, cache: &Path) -> Invocation {
+pub(crate) fn go_env(invocation: Invocation, cache: &Path) -> Invocation {
     invocation
         .env("GOFLAGS", "-mod=mod")
         .env("GOSUMDB", "off")
@@ -114,7 +114,7 @@ fn go_env(invocation: Invocation, cache: &Path) -> Invocation {
 /// reads from the environment, so the oracle loads the files the engine reads
 /// (`callgraph --go-tags`). The default build writes no `-tags`: its truth is the
 /// one this adapter version always gave.
-fn run_goflags(build: &serde_json::Value) -> Result<String, Outcome> {
+pub(crate) fn run_goflags(build: &serde_json::Value) -> Result<String, Outcome> {
     let tags = build_tags(build)?;
     Ok(match tags.is_empty() {
         true => "-mod=mod".to_string(),

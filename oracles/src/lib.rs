@@ -7,6 +7,7 @@
 pub mod ali;
 pub mod clang;
 pub mod gnat;
+pub mod gocallgraph;
 pub mod gotypes;
 pub mod input;
 pub mod javac;

@@ -51,7 +51,16 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gnat", "gotypes", "javac", "kotlinc", "mcs", "pytrace", "rustc", "rustc-ir",
+        "clang",
+        "gnat",
+        "go-callgraph",
+        "gotypes",
+        "javac",
+        "kotlinc",
+        "mcs",
+        "pytrace",
+        "rustc",
+        "rustc-ir",
         "tsc",
     ]
 }
@@ -62,6 +71,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
     match name {
         "gnat" => Some(Box::new(crate::gnat::Gnat)),
         "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
+        // The SSA call graph, go/types' second reading (`harness crosscheck`).
+        "go-callgraph" => Some(Box::new(crate::gocallgraph::GoCallgraph)),
         "javac" => Some(Box::new(crate::javac::Javac)),
         "kotlinc" => Some(Box::new(crate::kotlinc::Kotlinc)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),

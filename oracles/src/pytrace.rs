@@ -35,6 +35,16 @@ pub const HELPER: &str = include_str!("../python/pytrace.py");
 /// The oracle's name in corpora.json.
 pub const NAME: &str = "pytrace";
 
+/// The adapter's version, the truth's stamp and the cache's key.
+// 2: what a call of a builtin type (`list(gen)`, `deque(it)`) runs of the
+// tree is set apart as `via_builtin`, like a builtin function's callbacks.
+// 3: so is a function other than `__iter__`/`__next__` that a `for` loop's
+// builtin iterator runs (`for c in iter(partial(take, n), [])`).
+// 4: a decorator written as a call (`@factory(x)`) is two sites, the
+// factory's call and the application of its result, named `()` (D48).
+// The helper's text is pinned per version by tests/helper_digests.rs.
+pub const ADAPTER_VERSION: &str = "4";
+
 /// The trace oracle.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Pytrace;
@@ -63,11 +73,7 @@ impl Oracle for Pytrace {
     }
 
     fn version(&self) -> &'static str {
-        // 2: what a call of a builtin type (`list(gen)`, `deque(it)`) runs of the
-        // tree is set apart as `via_builtin`, like a builtin function's callbacks.
-        // 3: so is a function other than `__iter__`/`__next__` that a `for` loop's
-        // builtin iterator runs (`for c in iter(partial(take, n), [])`).
-        "3"
+        ADAPTER_VERSION
     }
 
     fn toolchain_version(&self) -> Result<String, Outcome> {
@@ -147,7 +153,9 @@ pub fn truth_from_helper(bytes: &[u8], corpus: &str, python: &str) -> Result<Tru
         oracle: OracleStamp {
             name: NAME.into(),
             version,
-            adapter: "1".into(),
+            // The version the cache compares (it was "1" whatever the version,
+            // so a cached trace was never reused).
+            adapter: ADAPTER_VERSION.into(),
             column: ColumnUnit::ExpressionStart,
         },
         shape: None,
@@ -242,6 +250,38 @@ C.m()
             .sites
             .iter()
             .any(|s| s.line == 9 && s.implicit.as_deref() == Some("class_body")));
+    }
+
+    #[test]
+    fn a_decorator_factory_call_and_the_application_of_its_result_are_two_sites() {
+        let main = "\
+def factory(x):
+    def decorator(f):
+        return f
+    return decorator
+
+@factory(1)
+def g():
+    pass
+
+g()
+";
+        let truth = trace(&[("tree/main.py", main)], "main.py");
+        assert_eq!(
+            truth.oracle.adapter, ADAPTER_VERSION,
+            "the stamp the cache compares"
+        );
+        let at = |line| TruthTarget::InTree {
+            file: "main.py".into(),
+            line,
+        };
+        // The factory's call reaches the factory only; the application, named as
+        // the engine names it, reaches what the factory returned.
+        let made = site(&truth, 6, "factory");
+        assert_eq!(made.targets, vec![at(1)]);
+        let applied = site(&truth, 6, "()");
+        assert_eq!(applied.targets, vec![at(2)]);
+        assert_eq!((made.column, applied.column), (Some(2), Some(2)));
     }
 
     #[test]
