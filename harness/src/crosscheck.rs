@@ -40,6 +40,7 @@ pub struct CrosscheckArgs {
 pub fn second_reading(oracle: &str) -> Option<&'static str> {
     match oracle {
         "rustc" => Some("rustc-ir"),
+        "clang" => Some("clang-ast"),
         _ => None,
     }
 }

@@ -51,7 +51,16 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gnat", "gotypes", "javac", "kotlinc", "mcs", "pytrace", "rustc", "rustc-ir",
+        "clang",
+        "clang-ast",
+        "gnat",
+        "gotypes",
+        "javac",
+        "kotlinc",
+        "mcs",
+        "pytrace",
+        "rustc",
+        "rustc-ir",
         "tsc",
     ]
 }
@@ -70,6 +79,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
         "rustc-ir" => Some(Box::new(crate::rustc::Rustc)),
         "clang" => Some(Box::new(crate::clang::Clang)),
+        "clang-ast" => Some(Box::new(crate::clang_ast::ClangAst)),
         "mcs" => Some(Box::new(crate::mcs::Mcs)),
         _ => None,
     }
