@@ -17,7 +17,10 @@
 //!   destructors, panic/overflow checks, calls inside a macro expansion (the column
 //!   holds a macro name, or in C/C++ a name other than the callee's), calls whose name
 //!   is not written at the column (`?`, `for` desugaring, operators, derive bodies),
-//!   constructors whose class is not written on the line;
+//!   constructors whose class is not written on the line; in C++ an operator of
+//!   the tree's own types is judged at its token, and a call written in a macro's
+//!   arguments is found there, over all their lines, by order (docs/PROTOCOL.md
+//!   §17, DECISIONS D46);
 //! - `unjudged`: indirect calls (function pointers, `dyn`), virtual calls whose slot
 //!   the class's debug info does not name, and calls of a symbol of another crate of
 //!   the same tree that no compiled module defines.
