@@ -47,6 +47,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
     match oracle {
         "rustc" => Some("rustc-ir"),
         "gotypes" => Some("go-callgraph"),
+        "clang" => Some("clang-ast"),
         _ => None,
     }
 }

@@ -41,7 +41,7 @@ use crate::toolchain::{Outcome, Tool};
 use crate::truth::{OracleStamp, Truth};
 
 /// Bumped whenever what the adapter emits changes (truths are cached by it).
-pub const ADAPTER_VERSION: &str = "3";
+pub const ADAPTER_VERSION: &str = "4";
 
 const TOOL: &str = "clang";
 
@@ -254,7 +254,7 @@ impl Oracle for Clang {
 }
 
 /// `Debian clang version 14.0.6` → `14.0.6`.
-fn version_word(version: &str) -> String {
+pub(crate) fn version_word(version: &str) -> String {
     let words: Vec<&str> = version.split_whitespace().collect();
     words
         .iter()
@@ -264,7 +264,7 @@ fn version_word(version: &str) -> String {
 }
 
 /// Configures the corpus's CMake build with clang and reads its compile commands.
-fn cmake_units(
+pub(crate) fn cmake_units(
     root: &Path,
     work: &Path,
     clang_options: &ClangOptions,
@@ -439,7 +439,7 @@ pub fn shell_words(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// The `files` build: each unit compiled from the root with the corpus's flags.
-fn file_units(root: &Path, options: &ClangOptions) -> std::io::Result<Vec<Unit>> {
+pub(crate) fn file_units(root: &Path, options: &ClangOptions) -> std::io::Result<Vec<Unit>> {
     let mut found = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -624,7 +624,7 @@ fn check_units_match_build(
     Ok(())
 }
 
-fn failed(detail: String) -> Outcome {
+pub(crate) fn failed(detail: String) -> Outcome {
     Outcome::tool_failed(TOOL, detail)
 }
 

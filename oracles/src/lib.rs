@@ -6,6 +6,7 @@
 
 pub mod ali;
 pub mod clang;
+pub mod clang_ast;
 pub mod gnat;
 pub mod gocallgraph;
 pub mod gotypes;

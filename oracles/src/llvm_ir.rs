@@ -79,6 +79,9 @@ pub struct IrCall {
     pub callee: Callee,
     /// A call recovered from an `inlinedAt` chain (the call instruction vanished).
     pub inlined: bool,
+    /// The index of the module the call was read from (one function body compiled
+    /// in several units is several bodies).
+    pub module: usize,
 }
 
 /// One metadata node the reader keeps (the others are skipped while parsing).
@@ -152,6 +155,8 @@ impl Module {
         let mut in_function = false;
         let mut vtable: Option<(String, u32)> = None;
         let mut pending: Option<String> = None;
+        let mut type_entries: HashMap<u32, u32> = HashMap::new();
+        let mut vtables: Vec<(String, Vec<u32>)> = Vec::new();
         for raw in text.lines() {
             // An invoke continues on the next line (`to label … unwind label …, !dbg`).
             let joined;
@@ -167,6 +172,9 @@ impl Module {
                 raw
             };
             if let Some(rest) = line.strip_prefix('!') {
+                if let Some((entry, type_id)) = type_entry(rest) {
+                    type_entries.insert(entry, type_id);
+                }
                 module.read_metadata(rest);
                 continue;
             }
@@ -189,6 +197,9 @@ impl Module {
                 if let Some(pair) = alias_of(line) {
                     aliases.push(pair);
                 }
+                if let Some(types) = vtable_types(line) {
+                    vtables.push(types);
+                }
                 continue;
             }
             if !in_function {
@@ -210,7 +221,41 @@ impl Module {
                 module.defined.entry(alias).or_insert(sp);
             }
         }
+        module.name_distinct_type_ids(&type_entries, &vtables);
         module
+    }
+
+    /// Names each distinct type id node (`!12`) of a type-tested call by the class
+    /// whose vtable carries it with the fewest type entries — the class itself, not
+    /// a class derived from it, whose vtable carries its bases' ids too: `!12` of
+    /// `_ZTVN12_GLOBAL__N_11BE` is `_ZTSN12_GLOBAL__N_11BE`. An id no vtable of the
+    /// module carries stays as it is (the call's method is then not found).
+    fn name_distinct_type_ids(
+        &mut self,
+        type_entries: &HashMap<u32, u32>,
+        vtables: &[(String, Vec<u32>)],
+    ) {
+        let mut named: HashMap<String, (usize, String)> = HashMap::new();
+        for (symbol, entries) in vtables {
+            for entry in entries {
+                let Some(type_id) = type_entries.get(entry) else {
+                    continue;
+                };
+                let key = format!("!{type_id}");
+                let candidate = (entries.len(), format!("_ZTS{symbol}"));
+                let slot = named.entry(key).or_insert_with(|| candidate.clone());
+                if candidate < *slot {
+                    *slot = candidate;
+                }
+            }
+        }
+        for call in &mut self.calls {
+            if let RawCallee::Virtual { type_id, .. } = &mut call.callee {
+                if let Some((_, name)) = named.get(type_id.as_str()) {
+                    *type_id = name.clone();
+                }
+            }
+        }
     }
 
     /// One instruction line of a function body: a vtable type test, the vtable slot
@@ -584,9 +629,14 @@ pub fn resolve_calls(modules: &[Module]) -> Vec<IrCall> {
                 caller,
                 callee,
                 inlined: false,
+                module: m,
             });
         }
-        out.extend(inlined_calls(module));
+        out.extend(
+            inlined_calls(module)
+                .into_iter()
+                .map(|c| IrCall { module: m, ..c }),
+        );
     }
     out
 }
@@ -633,6 +683,7 @@ fn inlined_calls(module: &Module) -> Vec<IrCall> {
                 definition: Some(definition),
             },
             inlined: true,
+            module: 0,
         });
     }
     out
@@ -861,9 +912,38 @@ fn type_test(body: &str) -> Option<String> {
     if !(body.contains("@llvm.type.test(") || body.contains("@llvm.public.type.test(")) {
         return None;
     }
-    let at = body.find("metadata !\"")?;
-    let rest = &body[at + 11..];
-    Some(rest[..rest.find('"')?].to_string())
+    if let Some(at) = body.find("metadata !\"") {
+        let rest = &body[at + 11..];
+        return Some(rest[..rest.find('"')?].to_string());
+    }
+    // A class with internal linkage (an anonymous namespace's) has a distinct node
+    // for its type id (`metadata !12`), named after parsing by its vtable.
+    let at = body.find("metadata !")?;
+    let digits: String = body[at + 10..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    (!digits.is_empty()).then(|| format!("!{digits}"))
+}
+
+/// `N = !{i64 16, !M}` (the leading `!` stripped): a vtable type entry's node N and
+/// the type id node M.
+fn type_entry(rest: &str) -> Option<(u32, u32)> {
+    let (id, value) = rest.split_once(" = !{i64 ")?;
+    let (_, target) = value.split_once(", !")?;
+    let target = target.strip_suffix('}')?;
+    Some((id.trim().parse().ok()?, target.parse().ok()?))
+}
+
+/// `@_ZTV… = … !type !0, !type !2, …`: a vtable and its type entry nodes.
+fn vtable_types(line: &str) -> Option<(String, Vec<u32>)> {
+    let symbol = line.strip_prefix("@_ZTV")?.split([' ', '=']).next()?;
+    let entries: Vec<u32> = line
+        .split("!type !")
+        .skip(1)
+        .filter_map(|r| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .collect();
+    (!entries.is_empty()).then(|| (symbol.to_string(), entries))
 }
 
 /// The constant index of a vtable `getelementptr` (its last `i64 N` operand).
@@ -993,6 +1073,36 @@ declare i32 @_Z3addii(i32, i32)
                 "/src/x/main.cpp:16:5 in main _Z3addii->declared",
                 "/src/x/main.cpp:17:5 in main indirect",
             ]
+        );
+    }
+
+    #[test]
+    fn an_anonymous_namespace_class_is_named_by_its_vtable() {
+        let ir = r#"@_ZTVN12_GLOBAL__N_11BE = internal unnamed_addr constant { [3 x i8*] } zeroinitializer, align 8, !type !0
+@_ZTVN12_GLOBAL__N_11DE = internal unnamed_addr constant { [3 x i8*] } zeroinitializer, align 8, !type !0, !type !2
+define internal i32 @_ZNK12_GLOBAL__N_11D1gEv(i8* %0) !dbg !20 {
+  %1 = call i1 @llvm.type.test(i8* %0, metadata !1), !dbg !30
+  %2 = getelementptr inbounds i8*, i8** %v, i64 0, !dbg !30
+  %3 = call i32 %4(i8* %0), !dbg !30
+  ret i32 %3
+}
+!0 = !{i64 16, !1}
+!1 = distinct !{}
+!2 = !{i64 16, !3}
+!3 = distinct !{}
+!5 = !DIFile(filename: "m.cc", directory: "/t")
+!10 = distinct !DICompositeType(tag: DW_TAG_structure_type, name: "B", file: !5, line: 1)
+!12 = !DISubprogram(name: "k", linkageName: "_ZNK12_GLOBAL__N_11B1kEv", scope: !10, file: !5, line: 1, virtualIndex: 0, flags: DIFlagPrototyped)
+!20 = distinct !DISubprogram(name: "g", linkageName: "_ZNK12_GLOBAL__N_11D1gEv", scope: !5, file: !5, line: 2, spFlags: DISPFlagDefinition)
+!30 = !DILocation(line: 3, column: 5, scope: !20)
+"#;
+        let calls = resolve_calls(&[Module::parse(ir)]);
+        assert_eq!(calls.len(), 1);
+        assert!(
+            matches!(&calls[0].callee, Callee::Virtual { type_id, method: Some(m), .. }
+                if type_id == "_ZTSN12_GLOBAL__N_11BE" && m.name == "k"),
+            "{:?}",
+            calls[0].callee
         );
     }
 

@@ -17,7 +17,10 @@
 //!   destructors, panic/overflow checks, calls inside a macro expansion (the column
 //!   holds a macro name, or in C/C++ a name other than the callee's), calls whose name
 //!   is not written at the column (`?`, `for` desugaring, operators, derive bodies),
-//!   constructors whose class is not written on the line;
+//!   constructors whose class is not written on the line; in C++ an operator of
+//!   the tree's own types is judged at its token, and a call written in a macro's
+//!   arguments is found there, over all their lines, by order (docs/PROTOCOL.md
+//!   §19, DECISIONS D46);
 //! - `unjudged`: indirect calls (function pointers, `dyn`), virtual calls whose slot
 //!   the class's debug info does not name, and calls of a symbol of another crate of
 //!   the same tree that no compiled module defines.
@@ -69,6 +72,10 @@ pub struct SiteBuilder<'a> {
     flavor: Flavor,
     demangled: &'a HashMap<String, String>,
     lines: HashMap<String, Option<Vec<String>>>,
+    /// C/C++ calls written in a macro's arguments, matched to the written
+    /// occurrences by order: how many calls of one body (module, caller) to one
+    /// callee the macro site at (file, line, column) has had so far.
+    in_arguments: HashMap<(usize, String, String, u32, u32, String), usize>,
 }
 
 impl<'a> SiteBuilder<'a> {
@@ -84,6 +91,7 @@ impl<'a> SiteBuilder<'a> {
             flavor,
             demangled,
             lines: HashMap::new(),
+            in_arguments: HashMap::new(),
         }
     }
 
@@ -109,7 +117,7 @@ impl<'a> SiteBuilder<'a> {
     fn site(&mut self, call: &IrCall) -> Option<TruthSite> {
         let file = self.relative(&call.site.file)?;
         let caller = call.caller.as_ref().and_then(|c| self.position_of(c));
-        let mut site = TruthSite {
+        let site = TruthSite {
             file: file.clone(),
             line: call.site.line.max(1),
             column: (call.site.column > 0).then_some(call.site.column),
@@ -133,8 +141,11 @@ impl<'a> SiteBuilder<'a> {
         if self.flavor == Flavor::Cpp && is_constructor(call) {
             // clang puts `Vec2 a(1, 2)` at `a`, `new Vec2(…)` at `new`: the class
             // name written on the line names the construction.
-            let found =
-                self.token_on_line(&file, site.line, &callee_name, site.column.unwrap_or(1));
+            let found = self
+                .token_on_line(&file, site.line, &callee_name, site.column.unwrap_or(1))
+                .or_else(|| {
+                    self.written_in_arguments(call, &file, site.line, &written, &callee_name)
+                });
             let Some(named) = found else {
                 return Some(set_apart(
                     site,
@@ -144,17 +155,26 @@ impl<'a> SiteBuilder<'a> {
                     None,
                 ));
             };
-            site.name = named.name;
-            site.column = Some(named.column);
-            site.targets = self.targets(call);
-            return Some(site);
+            return Some(self.judged_at(site, named, call));
+        }
+        if self.flavor == Flavor::Cpp && operator_spelling(&callee_name).is_some() {
+            if let Some(named) = self.operator_written(call, &file, &site, &written, &callee_name) {
+                return Some(self.judged_at(site, named, call));
+            }
+            // An in-tree operator at a macro's name that its arguments do not write
+            // is the macro body's; any other is a library type's or not written.
+            let in_macro = written.as_ref().is_some_and(|w| w.called) && self.in_tree(call);
+            let reason = if in_macro { "macro" } else { "operator" };
+            return Some(set_apart(site, None, &callee_name, Some(reason), None));
         }
         let Some(written) = written else {
-            let reason = match &self.flavor {
-                Flavor::Cpp if callee_name.starts_with("operator") => "operator",
-                _ => "not_written",
-            };
-            return Some(set_apart(site, None, &callee_name, Some(reason), None));
+            return Some(set_apart(
+                site,
+                None,
+                &callee_name,
+                Some("not_written"),
+                None,
+            ));
         };
         if written.is_macro {
             return Some(set_apart(site, None, &callee_name, Some("macro"), None));
@@ -171,8 +191,15 @@ impl<'a> SiteBuilder<'a> {
         let named = if written.name == callee_name {
             Some(written.clone())
         } else {
-            self.renamed(&written, &callee_name)
-                .or_else(|| self.call_in_macro_arguments(&file, site.line, &written, &callee_name))
+            self.renamed(&written, &callee_name).or_else(|| {
+                self.written_in_arguments(
+                    call,
+                    &file,
+                    site.line,
+                    &Some(written.clone()),
+                    &callee_name,
+                )
+            })
         };
         let Some(named) = named else {
             let reason = match &self.flavor {
@@ -181,13 +208,71 @@ impl<'a> SiteBuilder<'a> {
             };
             return Some(set_apart(site, None, &callee_name, Some(reason), None));
         };
+        let site = self.judged_at(site, named, call);
+        Some(site)
+    }
+
+    /// Whether the callee is a declaration of the tree.
+    fn in_tree(&mut self, call: &IrCall) -> bool {
+        self.targets(call)
+            .iter()
+            .any(|t| matches!(t, TruthTarget::InTree { .. }))
+    }
+
+    /// A judged site at the name the source writes (a call in a macro's arguments
+    /// may lie on a later line than the macro's name).
+    fn judged_at(&mut self, mut site: TruthSite, named: Written, call: &IrCall) -> TruthSite {
         site.name = named.name;
+        site.line = named.line.unwrap_or(site.line);
         site.column = Some(named.column);
         site.targets = self.targets(call);
         if site.targets.is_empty() {
             site.unjudged = Some("no_target".into());
         }
-        Some(site)
+        site
+    }
+
+    /// C++: an operator call the source writes as an operator, named by its
+    /// spelling (`operator==` at `==`, `operator[]` at the indexed expression, as
+    /// the engine names and places them), when the callee is the tree's own
+    /// operator. clang puts a binary, unary or assignment operator at its token
+    /// and an index at its base; one written in a macro's arguments is at the
+    /// macro's name and found there by order. An operator of a library type
+    /// (`std::string::operator==`) and a conversion stay set apart.
+    fn operator_written(
+        &mut self,
+        call: &IrCall,
+        file: &str,
+        site: &TruthSite,
+        written: &Option<Written>,
+        callee_name: &str,
+    ) -> Option<Written> {
+        let spelling = operator_spelling(callee_name)?;
+        if !self.in_tree(call) {
+            return None;
+        }
+        let column = site.column?;
+        let text = self.source(file)?.get(site.line as usize - 1)?.clone();
+        let at = column as usize - 1;
+        let here = match written {
+            None => operator_token_at(text.as_bytes(), at, spelling),
+            Some(w) if spelling == "[]" && !w.called => {
+                let end = w.column as usize - 1 + w.name.len();
+                let next = skip_space(text.as_bytes(), end);
+                text.as_bytes().get(next) == Some(&b'[')
+            }
+            Some(_) => false,
+        };
+        if here {
+            return Some(Written {
+                name: callee_name.to_string(),
+                column,
+                line: None,
+                called: true,
+                is_macro: false,
+            });
+        }
+        self.written_in_arguments(call, file, site.line, written, callee_name)
     }
 
     /// A written name other than the callee's that still names this call: a C++
@@ -227,39 +312,54 @@ impl<'a> SiteBuilder<'a> {
     }
 
     /// C/C++: clang places a call written in a macro's arguments
-    /// (`EXPECT_EQ(f(x), 1)`) at the macro's name. When the arguments on that line
-    /// write the callee's name as a call exactly once, that is the call; otherwise the
-    /// call is one the macro's body makes, and stays set apart.
-    fn call_in_macro_arguments(
+    /// (`EXPECT_EQ(f(x), 1)`, `ASSERT_OK(\n Put(WriteOptions(), k))`) at the
+    /// macro's name. The arguments are read whole (every line up to the macro's
+    /// closing parenthesis, literals and comments blanked) and the callee's written
+    /// occurrences — `name(`, `name<…>(`, a construction's `Class{`, an operator's
+    /// token — are matched to the body's calls of that callee at that site in order:
+    /// the k-th call is the k-th occurrence. A call with no occurrence left is one
+    /// the macro's own body makes, and stays set apart.
+    fn written_in_arguments(
         &mut self,
+        call: &IrCall,
         file: &str,
         line: u32,
-        written: &Written,
+        written: &Option<Written>,
         callee_name: &str,
     ) -> Option<Written> {
+        let written = written.as_ref()?;
         if matches!(self.flavor, Flavor::Rust { .. }) || !written.called {
             return None;
         }
-        let text = self.source(file)?.get(line as usize - 1)?.clone();
-        let b = text.as_bytes();
-        let open = written.column as usize - 1 + written.name.len();
-        let calls: Vec<usize> = identifier_positions(&text, callee_name)
-            .into_iter()
-            .filter(|&p| p > open)
-            .filter(|&p| {
-                let after = skip_space(b, p + callee_name.len());
-                after < b.len() && (b[after] == b'(' || b[after] == b'<')
-            })
-            .collect();
-        match calls[..] {
-            [p] => Some(Written {
-                name: callee_name.to_string(),
-                column: p as u32 + 1,
-                called: true,
-                is_macro: false,
-            }),
-            _ => None,
-        }
+        let open_line = line;
+        let lines = self.source(file)?;
+        let open_at = written.column as usize - 1 + written.name.len();
+        let span = macro_argument_span(lines, open_line as usize - 1, open_at)?;
+        let occurrences = occurrences_in(&span, callee_name);
+        let caller = call.caller.as_ref().map_or_else(String::new, |c| {
+            c.linkage_name
+                .clone()
+                .unwrap_or_else(|| format!("{}:{}", c.name, c.line))
+        });
+        let key = (
+            call.module,
+            caller,
+            file.to_string(),
+            line,
+            written.column,
+            callee_name.to_string(),
+        );
+        let seen = self.in_arguments.entry(key).or_insert(0);
+        let k = *seen;
+        *seen += 1;
+        let &(at_line, at_column) = occurrences.get(k)?;
+        Some(Written {
+            name: callee_name.to_string(),
+            column: at_column,
+            line: Some(at_line),
+            called: true,
+            is_macro: false,
+        })
     }
 
     fn implicit_by_callee(&self, call: &IrCall) -> Option<&'static str> {
@@ -447,6 +547,7 @@ impl<'a> SiteBuilder<'a> {
         read_path(text, column as usize - 1, rust).map(|(name, col, called, is_macro)| Written {
             name,
             column: col as u32 + 1,
+            line: None,
             called,
             is_macro,
         })
@@ -460,7 +561,14 @@ impl<'a> SiteBuilder<'a> {
         let text = self.source(file)?.get(line as usize - 1)?.clone();
         let b = text.as_bytes();
         let constructs = |p: &usize| {
-            let after = skip_space(b, p + name.len());
+            let mut after = skip_space(b, p + name.len());
+            // `W<int> w(3)`, `new formatter<int>()`: template arguments first.
+            if after < b.len() && b[after] == b'<' {
+                match skip_angles(b, after) {
+                    Some(end) => after = skip_space(b, end),
+                    None => return false,
+                }
+            }
             after >= b.len()
                 || matches!(b[after], b'(' | b'{' | b')' | b';')
                 || is_ident_start(b[after])
@@ -475,6 +583,7 @@ impl<'a> SiteBuilder<'a> {
         Some(Written {
             name: name.to_string(),
             column: pick as u32 + 1,
+            line: None,
             called: true,
             is_macro: false,
         })
@@ -491,6 +600,8 @@ impl<'a> SiteBuilder<'a> {
 struct Written {
     name: String,
     column: u32,
+    /// The line, when not the compiler's (a macro argument on a later line).
+    line: Option<u32>,
     /// The name is followed by `(` (or a turbofish then `(`): a call as written.
     called: bool,
     /// Rust: the name is followed by `!`.
@@ -708,6 +819,235 @@ pub fn clean_symbol(shown: &str) -> String {
     out
 }
 
+/// The symbolic operators a call can be written as, by spelling; `()`, `->`,
+/// `new`/`delete` and conversions are not written as their own token.
+const WRITTEN_OPERATORS: &[&str] = &[
+    "==", "!=", "<=>", "<=", ">=", "<<=", ">>=", "<<", ">>", "<", ">", "+=", "-=", "*=", "/=",
+    "%=", "&=", "|=", "^=", "=", "++", "--", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^",
+    "~", "!", "[]", ",",
+];
+
+/// `operator==` → `==`, for the operators the source writes as a token.
+fn operator_spelling(callee_name: &str) -> Option<&str> {
+    let spelling = callee_name.strip_prefix("operator")?.trim();
+    WRITTEN_OPERATORS.iter().find(|o| **o == spelling).copied()
+}
+
+const OPERATOR_CHARS: &[u8] = b"=!<>+-*/%&|^~";
+
+/// Whether the operator token `spelling` stands at byte `at`, whole (`=` is not
+/// the first byte of `==`, `<` not of `<<`).
+fn operator_token_at(b: &[u8], at: usize, spelling: &str) -> bool {
+    if spelling == "[]"
+        || !b
+            .get(at..)
+            .is_some_and(|rest| rest.starts_with(spelling.as_bytes()))
+    {
+        return false;
+    }
+    let end = at + spelling.len();
+    let before_glues = at > 0 && OPERATOR_CHARS.contains(&b[at - 1]);
+    let last = *spelling.as_bytes().last().expect("operators are not empty");
+    let after_glues = b
+        .get(end)
+        .is_some_and(|&c| c == b'=' || (c == last && b"<>&|+-".contains(&c)));
+    !before_glues && !after_glues
+}
+
+/// The most lines a macro call's arguments are read over.
+const MACRO_LINES: usize = 64;
+
+/// One line of a macro call's arguments: its number, its text with string and
+/// character literals and comments blanked, and the byte range inside the
+/// parentheses.
+struct ArgumentLine {
+    line: u32,
+    text: Vec<u8>,
+    from: usize,
+    to: usize,
+}
+
+/// The arguments of the macro call whose name ends at byte `after_name` of line
+/// index `first` (0-based): from its `(` to the matching `)`, over at most
+/// [`MACRO_LINES`] lines; `None` when no `(` follows or it does not close.
+fn macro_argument_span(
+    lines: &[String],
+    first: usize,
+    after_name: usize,
+) -> Option<Vec<ArgumentLine>> {
+    let mut out = Vec::new();
+    let mut depth = 0u32;
+    let mut state = Lexical::Code;
+    for (n, raw) in lines.iter().enumerate().skip(first).take(MACRO_LINES) {
+        let text = blank_literals(raw.as_bytes(), &mut state);
+        let mut i = if n == first {
+            skip_space(&text, after_name)
+        } else {
+            0
+        };
+        if n == first {
+            if text.get(i) != Some(&b'(') {
+                return None;
+            }
+            depth = 1;
+            i += 1;
+        }
+        let from = i;
+        while i < text.len() {
+            match text[i] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(ArgumentLine {
+                            line: n as u32 + 1,
+                            text,
+                            from,
+                            to: i,
+                        });
+                        return Some(out);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let to = text.len();
+        out.push(ArgumentLine {
+            line: n as u32 + 1,
+            text,
+            from,
+            to,
+        });
+    }
+    None
+}
+
+/// Where the lexer stands at a line's end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lexical {
+    Code,
+    BlockComment,
+}
+
+/// A line with the contents of its string and character literals and its comments
+/// replaced by spaces (same length, so byte columns hold); a block comment may run
+/// on from an earlier line.
+fn blank_literals(b: &[u8], state: &mut Lexical) -> Vec<u8> {
+    let mut out = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        if *state == Lexical::BlockComment {
+            if b[i..].starts_with(b"*/") {
+                out[i] = b' ';
+                out[i + 1] = b' ';
+                i += 2;
+                *state = Lexical::Code;
+            } else {
+                out[i] = b' ';
+                i += 1;
+            }
+            continue;
+        }
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                out[i..].iter_mut().for_each(|c| *c = b' ');
+                return out;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                *state = Lexical::BlockComment;
+                out[i] = b' ';
+                out[i + 1] = b' ';
+                i += 2;
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != quote {
+                    let escaped = b[i] == b'\\';
+                    out[i] = b' ';
+                    if escaped && i + 1 < b.len() {
+                        out[i + 1] = b' ';
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The (line, column) of each occurrence of the callee written in a macro's
+/// arguments, in source order: `name(`, `name<…>(`, `Name{`; an operator's token;
+/// an index `x[i]` at its base.
+fn occurrences_in(span: &[ArgumentLine], callee_name: &str) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let spelling = operator_spelling(callee_name);
+    for arg in span {
+        let b = &arg.text[..];
+        match spelling {
+            Some("[]") => {
+                for p in arg.from..arg.to {
+                    if b[p] == b'[' && index_base(b, arg.from, p).is_some() {
+                        let base = index_base(b, arg.from, p).expect("checked");
+                        out.push((arg.line, base as u32 + 1));
+                    }
+                }
+            }
+            Some(op) => {
+                for p in arg.from..arg.to {
+                    if operator_token_at(&b[..arg.to], p, op) {
+                        out.push((arg.line, p as u32 + 1));
+                    }
+                }
+            }
+            None => {
+                let text = String::from_utf8_lossy(&b[..arg.to]);
+                for p in identifier_positions(&text, callee_name) {
+                    if p < arg.from {
+                        continue;
+                    }
+                    let mut after = skip_space(b, p + callee_name.len());
+                    if after < arg.to && b[after] == b'<' {
+                        match skip_angles(&b[..arg.to], after) {
+                            Some(end) => after = skip_space(b, end),
+                            None => continue,
+                        }
+                    }
+                    if after < arg.to && matches!(b[after], b'(' | b'{') {
+                        out.push((arg.line, p as u32 + 1));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The start of the indexed expression whose `[` is at `open`: the name, member
+/// path or call before it (`key[i]`, `a.b[i]`, `v[i][j]` at `v`); `None` when none
+/// is written there (an array declarator's or a lambda's `[`).
+fn index_base(b: &[u8], from: usize, open: usize) -> Option<usize> {
+    let mut i = open;
+    while i > from && b[i - 1] == b' ' {
+        i -= 1;
+    }
+    let end = i;
+    while i > from {
+        let c = b[i - 1];
+        if is_ident(c) || c == b'.' || c == b':' || c == b']' || c == b'[' {
+            i -= 1;
+        } else if c == b'>' && i >= 2 && b[i - 2] == b'-' {
+            i -= 2;
+        } else {
+            break;
+        }
+    }
+    (i < end && is_ident_start(b[i])).then_some(i)
+}
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
 }
@@ -887,6 +1227,47 @@ mod tests {
         assert_eq!(last_path_segment("core::fmt::Arguments::new"), "new");
         assert_eq!(last_path_segment("<a::B as c::D>::f<u8>"), "f");
         assert_eq!(last_path_segment("printf"), "printf");
+    }
+
+    #[test]
+    fn operators_are_found_as_whole_tokens() {
+        let b = b"  if (a == b && c = d) x <<= 1;";
+        assert!(operator_token_at(b, 8, "=="));
+        assert!(!operator_token_at(b, 8, "="));
+        assert!(!operator_token_at(b, 9, "="));
+        assert!(operator_token_at(b, 18, "="));
+        assert!(!operator_token_at(b, 25, "<<"));
+        assert!(operator_token_at(b, 25, "<<="));
+        assert_eq!(operator_spelling("operator=="), Some("=="));
+        assert_eq!(operator_spelling("operator[]"), Some("[]"));
+        assert_eq!(operator_spelling("operator()"), None);
+        assert_eq!(operator_spelling("operator bool"), None);
+    }
+
+    #[test]
+    fn a_macro_call_s_arguments_are_read_over_its_lines_in_order() {
+        let lines: Vec<String> = [
+            "  ASSERT_OK(Put(\"a)\", f(1)), // f(2)",
+            "            f(3) == key[i]);",
+            "  f(4);",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let span = macro_argument_span(&lines, 0, 11).expect("the arguments close");
+        assert_eq!(span.len(), 2);
+        assert_eq!(occurrences_in(&span, "f"), vec![(1, 23), (2, 13)]);
+        assert_eq!(occurrences_in(&span, "Put"), vec![(1, 13)]);
+        assert_eq!(occurrences_in(&span, "operator=="), vec![(2, 18)]);
+        assert_eq!(occurrences_in(&span, "operator[]"), vec![(2, 21)]);
+        let construction = vec!["  CHECK(W<int>(3), Slice{x})".to_string()];
+        let span = macro_argument_span(&construction, 0, 7).unwrap();
+        assert_eq!(occurrences_in(&span, "W"), vec![(1, 9)]);
+        assert_eq!(occurrences_in(&span, "Slice"), vec![(1, 20)]);
+        // No `(` after the name, or none that closes: not a macro call's arguments.
+        assert!(macro_argument_span(&lines, 1, 0).is_none());
+        let open = vec!["  CHECK(f(1),".to_string()];
+        assert!(macro_argument_span(&open, 0, 7).is_none());
     }
 
     #[test]

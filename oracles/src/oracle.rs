@@ -52,6 +52,7 @@ pub trait Oracle {
 pub fn oracle_names() -> &'static [&'static str] {
     &[
         "clang",
+        "clang-ast",
         "gnat",
         "go-callgraph",
         "gotypes",
@@ -81,6 +82,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
         "rustc-ir" => Some(Box::new(crate::rustc::Rustc)),
         "clang" => Some(Box::new(crate::clang::Clang)),
+        "clang-ast" => Some(Box::new(crate::clang_ast::ClangAst)),
         "mcs" => Some(Box::new(crate::mcs::Mcs)),
         _ => None,
     }

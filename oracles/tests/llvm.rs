@@ -245,9 +245,14 @@ fn clang_truth_for_cpp_resolves_virtual_calls_and_constructors() {
         [in_tree("shapes.cpp", 3), in_tree("shapes.hpp", 5)]
     );
     assert_eq!(site(&truth, m, 9, "Vec2").column, Some(18));
+    // An operator the tree defines is judged, named by its spelling at its token.
+    let plus = site(&truth, m, 9, "operator+");
     assert_eq!(
-        site(&truth, m, 9, "operator+").implicit.as_deref(),
-        Some("operator")
+        (plus.column, &plus.targets[..]),
+        (
+            Some(16),
+            &[in_tree("shapes.cpp", 5), in_tree("shapes.hpp", 6)][..]
+        )
     );
     let dot = site(&truth, m, 10, "dot");
     assert_eq!(dot.column, Some(18));
@@ -279,4 +284,15 @@ fn clang_truth_for_cpp_resolves_virtual_calls_and_constructors() {
         site(&truth, "shapes.cpp", 11, "Shape").implicit.as_deref(),
         Some("constructor_not_written")
     );
+    // A virtual call on an anonymous namespace's class (its type id is a distinct
+    // node) is the class's method, not a call through a pointer.
+    assert_eq!(site(&truth, m, 35, "k").targets, [in_tree(m, 24)]);
+    // Calls written in a macro's arguments, on their own lines, by order.
+    assert_eq!(site(&truth, m, 31, "k").targets, [in_tree(m, 24)]);
+    let dot = [in_tree("shapes.cpp", 9), in_tree("shapes.hpp", 7)];
+    assert_eq!(site(&truth, m, 33, "dot").column, Some(14));
+    assert_eq!(site(&truth, m, 33, "dot").targets, dot);
+    assert_eq!(site(&truth, m, 34, "dot").column, Some(14));
+    assert_eq!(site(&truth, m, 34, "dot").targets, dot);
+    assert_eq!(site(&truth, m, 35, "operator+").column, Some(40));
 }
