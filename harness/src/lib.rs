@@ -43,6 +43,8 @@ pub mod truth_cache;
 pub use error::{Error, Result};
 
 #[cfg(test)]
+mod pair_only_tests;
+#[cfg(test)]
 mod testkit;
 #[cfg(test)]
 mod verdict_tests;
