@@ -82,6 +82,7 @@ mod tests {
         let setup = CorpusSetup {
             cache_dir: ".cache".into(),
             bound: std::time::Duration::from_secs(1),
+            peers: false,
         };
         let mut units = plan(&sources, &Selection::Default).unwrap();
         if let Some(shard) = shard {

@@ -47,6 +47,8 @@ pub fn fetcher_for(registry: &str) -> Option<Box<dyn Fetcher>> {
 pub struct CorpusSetup {
     pub cache_dir: PathBuf,
     pub bound: Duration,
+    /// Run the opt-in peer tools too (`harness measure --peers`, src/peers.rs).
+    pub peers: bool,
 }
 
 /// Measures one real corpus. Every failure along the way becomes the row's outcome.
