@@ -27,6 +27,7 @@ pub mod model;
 pub mod name_pairs;
 pub mod outputs;
 pub mod pairing;
+pub mod peer_names;
 pub mod peers;
 pub mod pipeline;
 pub mod prepare;

@@ -32,8 +32,14 @@ pub const PYAN3_VERSION: &str = "2.9.0";
 /// The peers `--peers` runs; any other `peers` entry of corpora.json (PyCG) runs as
 /// before.
 pub fn is_opt_in(name: &str) -> bool {
-    name == PYAN3
+    matches!(name, PYAN3 | JARVIS | JARVIS_PRECISION)
 }
+
+/// JARVIS (`jarviscg`): Python, pairs by dotted names; default and flow-sensitive.
+pub const JARVIS: &str = "jarvis";
+pub const JARVIS_PRECISION: &str = "jarvis-precision";
+/// The pinned JARVIS release (peers/python/requirements.txt).
+pub const JARVIS_VERSION: &str = "0.1.0rc7";
 
 /// How long one process ran and its peak resident set, as `/usr/bin/time` reads it
 /// (the largest resident set of the process and of any child it waited for).
@@ -136,6 +142,8 @@ pub fn measure_peer(
     })?;
     let (report, stats) = match peer.name.as_str() {
         PYAN3 if corpus.language == "python" => run_pyan3(&prepared.root, setup)?,
+        JARVIS if corpus.language == "python" => run_jarvis(&prepared.root, setup, false)?,
+        JARVIS_PRECISION if corpus.language == "python" => run_jarvis(&prepared.root, setup, true)?,
         other => {
             return Err(Outcome::NotImplemented {
                 tool: format!("peer:{other}"),
@@ -237,6 +245,130 @@ fn run_pyan3(root: &Path, setup: &CorpusSetup) -> Result<(Report, RunStats), Out
     let report = pyan3_report(&dot, &root.to_string_lossy())
         .map_err(|detail| failed(PYAN3, format!("unreadable graph: {detail}")))?;
     Ok((report, stats))
+}
+
+/// JARVIS on the analysed tree, run from its root as its package
+/// (`jarviscg --package . FILE... -o OUT`, `--precision` for the flow-sensitive
+/// mode); its `{caller: [callee, …]}` dotted names are placed by
+/// [`crate::peer_names::DottedIndex`].
+fn run_jarvis(
+    root: &Path,
+    setup: &CorpusSetup,
+    precision: bool,
+) -> Result<(Report, RunStats), Outcome> {
+    let tool = if precision { JARVIS_PRECISION } else { JARVIS };
+    let venv = python_peers(setup)?;
+    let root = root
+        .canonicalize()
+        .map_err(|e| failed(tool, format!("cannot read the root: {e}")))?;
+    let files = python_files(&root)?;
+    let out_dir = tempfile::tempdir().map_err(|e| failed(tool, format!("no temp dir: {e}")))?;
+    let out = out_dir.path().join("cg.json");
+    let mut args: Vec<std::ffi::OsString> = vec!["--package".into(), ".".into()];
+    if precision {
+        args.push("--precision".into());
+    }
+    args.extend(files.iter().map(Into::into));
+    args.push("-o".into());
+    args.push(out.clone().into_os_string());
+    let stats = timed_run(tool, &venv.join("bin/jarviscg"), &args, &root, setup)?;
+    let bytes = std::fs::read(&out).map_err(|e| failed(tool, format!("wrote no graph: {e}")))?;
+    let graph: BTreeMap<String, Vec<String>> = serde_json::from_slice(&bytes)
+        .map_err(|e| failed(tool, format!("unreadable graph: {e}")))?;
+    let index = crate::peer_names::DottedIndex::of_tree(&root, &files)
+        .map_err(|detail| failed(tool, detail))?;
+    Ok((dotted_report(&graph, &index, JARVIS_VERSION, tool), stats))
+}
+
+/// A `{caller: [callee, …]}` graph by dotted names as pair-only calls: a caller that
+/// is a module of the tree calls at module level; one the tree does not declare is
+/// dropped (it is no code of the tree); a callee the tree declares is `in_tree`
+/// (a class stays the class; `__init__` is called by its class's name), a
+/// `<builtin>.` name is `outside`, anything else (a module, an external, an invented
+/// attribute chain) the tool's `unresolved` (research J13).
+pub fn dotted_report(
+    graph: &BTreeMap<String, Vec<String>>,
+    index: &crate::peer_names::DottedIndex,
+    version: &str,
+    tool: &str,
+) -> Report {
+    let mut calls = Vec::new();
+    for (caller, callees) in graph {
+        let (file, line, caller_id) = if let Some(d) = index.declaration(caller) {
+            (d.file.clone(), d.line, Some(d.id))
+        } else if let Some(file) = index.module_file(caller) {
+            (file.to_string(), 1, None)
+        } else {
+            continue;
+        };
+        for callee in callees {
+            calls.push(dotted_call(&file, line, caller_id, callee, index, tool));
+        }
+    }
+    Report {
+        schema: REPORT_SCHEMA.into(),
+        engine: EngineStamp {
+            version: version.into(),
+        },
+        entities: index.entities(),
+        calls,
+        references: vec![],
+    }
+}
+
+/// The name a call of `callee` is written with: its last segment, the class's for
+/// `Class.__init__`.
+fn called_name(callee: &str) -> &str {
+    let mut segments = callee.rsplit('.');
+    let last = segments.next().unwrap_or(callee);
+    if last == "__init__" {
+        segments.next().unwrap_or(last)
+    } else {
+        last
+    }
+}
+
+fn dotted_call(
+    file: &str,
+    line: u32,
+    caller: Option<u64>,
+    callee: &str,
+    index: &crate::peer_names::DottedIndex,
+    tool: &str,
+) -> Call {
+    let declared = index.declaration(callee);
+    let name = called_name(callee);
+    let resolution = match declared {
+        Some(_) => Resolution::InTree,
+        None if callee.starts_with("<builtin>.") => Resolution::Outside,
+        None => Resolution::Unresolved,
+    };
+    Call {
+        file: file.into(),
+        line,
+        column: None,
+        caller,
+        wrote: name.into(),
+        name: name.into(),
+        args: None,
+        resolution,
+        placed_by: (resolution != Resolution::Unresolved).then(|| format!("{tool}:pairs")),
+        target: declared.map(|d| Target {
+            entity: Some(d.id),
+            qualified_name: callee.to_string(),
+            file: d.file.clone(),
+            line: d.line,
+        }),
+        declaration_line: None,
+        outside: (resolution == Resolution::Outside).then(|| crate::report::OutsideRef {
+            kind: "builtin".into(),
+            symbol: name.into(),
+        }),
+        reason: (resolution == Resolution::Unresolved).then(|| "no_declaration".into()),
+        may_reach: None,
+        receiver: None,
+        site: false,
+    }
 }
 
 /// One node of pyan3's dot output, from its tooltip `dotted\nPATH[:LINE]\nKIND in SCOPE`.
@@ -575,6 +707,57 @@ mod tests {
         );
         assert_eq!(report.calls[0].caller, None);
         assert!(report.calls[1].caller.is_some());
+    }
+
+    #[test]
+    fn dotted_names_are_placed_by_the_tree_and_never_invented() {
+        let mut index = crate::peer_names::DottedIndex::default();
+        index
+            .add_file(
+                "p/m.py",
+                b"class C:\n    def __init__(self):\n        pass\n\ndef f():\n    C()\n",
+            )
+            .unwrap();
+        let graph: BTreeMap<String, Vec<String>> = [
+            ("p.m".to_string(), vec!["p.m.f".to_string()]),
+            (
+                "p.m.f".to_string(),
+                vec![
+                    "p.m.C.__init__".to_string(),
+                    "<builtin>.print".to_string(),
+                    "os.path.join".to_string(),
+                ],
+            ),
+            ("os.path".to_string(), vec!["p.m.f".to_string()]),
+        ]
+        .into_iter()
+        .collect();
+        let report = dotted_report(&graph, &index, "1", "jarvis");
+        let calls: Vec<(&str, u32, Option<u64>, &str, Resolution)> = report
+            .calls
+            .iter()
+            .map(|c| {
+                (
+                    c.file.as_str(),
+                    c.line,
+                    c.caller,
+                    c.name.as_str(),
+                    c.resolution,
+                )
+            })
+            .collect();
+        let f = index.declaration("p.m.f").unwrap().id;
+        assert_eq!(
+            calls,
+            [
+                ("p/m.py", 1, None, "f", Resolution::InTree),
+                ("p/m.py", 5, Some(f), "C", Resolution::InTree),
+                ("p/m.py", 5, Some(f), "print", Resolution::Outside),
+                ("p/m.py", 5, Some(f), "join", Resolution::Unresolved),
+            ]
+        );
+        assert_eq!(report.calls[1].target.as_ref().unwrap().line, 2);
+        assert!(report.calls.iter().all(|c| !c.site));
     }
 
     #[test]
