@@ -599,10 +599,11 @@ const PEER_HEADER: &[&str] = &[
 
 /// One tool's cells; an outcome fills the figure cells with what happened.
 fn peer_cells(row: &Row, engine_wall: Option<u64>) -> Vec<String> {
-    let tool = if row.id.contains('@') {
-        row.engine.name.clone()
-    } else {
-        "engine (callgraph)".into()
+    // The tool is named by its row id: a row whose tool failed before it said its
+    // version has no engine stamp.
+    let tool = match row.id.split_once('@') {
+        Some((_, tool)) => tool.to_string(),
+        None => "engine (callgraph)".into(),
     };
     let mut cells = vec![tool, row.engine.version.clone()];
     let percent = crate::tables::percent;
