@@ -10,7 +10,9 @@ FUZZ := $(TARGET)/fuzz
 .PHONY: setup tsc-oracle build measure test proofs gate bench fetch corpora lint clean fuzz
 
 ## setup: the toolchains the proofs need (python3, a JDK, node); deb-src for corpora;
-## the pinned TypeScript checker of the tsc oracle (`npm ci` in oracles/tsc).
+## the pinned TypeScript checker of the tsc oracle (`npm ci` in oracles/tsc), GNU time
+## for --peers. Idempotent and quick when everything is there: `make measure` and
+## `make test` run it first, so a fresh clone needs nothing run before them.
 setup:
 	bash .ci/setup
 
@@ -22,15 +24,16 @@ build:
 	$(CARGO) build --workspace $(CARGO_PROFILE_FLAG)
 
 ## measure: score the engine on every proof (the embedded default) into reports/;
-## `make measure MEASURE_ARGS=--all` measures every corpus too (the committed tables).
+## `make measure MEASURE_ARGS=--all` measures every corpus too (the committed tables);
+## `MEASURE_ARGS="--all --peers"` also runs the peer tools (installed into .cache).
 MEASURE_ARGS ?=
-measure: build
+measure: setup build
 	$(HARNESS) measure $(MEASURE_ARGS) --out reports
 
 ## test: unit and fixture tests, the proofs built and run, the gate against the baseline,
 ## and every fuzz target for a few seconds (a crash, a run past the budget or a
 ## difference between one and two threads fails it).
-test: build
+test: setup build
 	$(CARGO) test --workspace $(CARGO_PROFILE_FLAG)
 	$(HARNESS) proofs
 	$(HARNESS) gate --baseline reports/baseline.json

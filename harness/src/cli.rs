@@ -105,6 +105,10 @@ pub struct MeasureArgs {
     /// The reports directory to write.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+    /// Also run the peer tools corpora.json lists (installed into the cache), timed
+    /// beside the engine in the same run (the Peers tables).
+    #[arg(long)]
+    pub peers: bool,
 }
 
 #[derive(Debug, Args)]

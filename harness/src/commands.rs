@@ -81,6 +81,7 @@ fn sources_of(args: &SourceArgs, cap: u64) -> (Sources, CorpusSetup) {
             .parent()
             .unwrap_or(std::path::Path::new(""))
             .join("manifests"),
+        peers: false,
     };
     // No version probe waits longer than the tools' own bound (D23).
     oracles::toolchain::set_tool_bound(setup.bound);
@@ -90,6 +91,13 @@ fn sources_of(args: &SourceArgs, cap: u64) -> (Sources, CorpusSetup) {
 /// One line per row for the terminal.
 fn summary_line(row: &Row) -> String {
     match (&row.outcome, &row.figures) {
+        (None, Some(f)) if f.coverage.is_none() && f.pairs.counts.pair_only_calls > 0 => format!(
+            "{}: pairs only, {} pairs, pair precision {}, pair recall {}\n",
+            row.id,
+            f.pairs.counts.engine_pairs,
+            percent(f.pairs.precision),
+            percent(f.pairs.recall)
+        ),
         (None, Some(f)) => format!(
             "{}: {} judged, {} right, coverage {}, precision {}, {} false edges\n",
             row.id,
@@ -130,7 +138,8 @@ fn selection_of(all: bool, ids: &[String]) -> Selection {
 }
 
 fn measure(args: MeasureArgs, cap: u64, progress: &Progress, out: &mut dyn Write) -> Result<u8> {
-    let (sources, setup) = sources_of(&args.sources, cap);
+    let (sources, mut setup) = sources_of(&args.sources, cap);
+    setup.peers = args.peers;
     let selection = selection_of(args.all, &args.corpora_ids);
     let mut units = plan(&sources, &selection)?;
     if let Some(shard) = args.shard {

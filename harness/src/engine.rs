@@ -24,6 +24,11 @@ pub trait Analyzer {
     fn analyze_with(&self, root: &Path, build: &BuildConfiguration) -> Result<Report, Outcome>;
 
     /// [`Analyzer::analyze_with`] for the default build (the proofs).
+    /// The engine's executable, when it is one (so a run can be timed as a peer's).
+    fn binary(&self) -> Option<&Path> {
+        None
+    }
+
     fn analyze(&self, root: &Path) -> Result<Report, Outcome> {
         self.analyze_with(root, &BuildConfiguration::default())
     }
@@ -74,6 +79,10 @@ fn default_engine_path() -> Result<PathBuf, Outcome> {
 }
 
 impl Analyzer for EngineBinary {
+    fn binary(&self) -> Option<&Path> {
+        Some(self.path())
+    }
+
     fn analyze_with(&self, root: &Path, build: &BuildConfiguration) -> Result<Report, Outcome> {
         let failed = |detail: String| Outcome::ToolFailed {
             tool: "callgraph".into(),

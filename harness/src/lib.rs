@@ -28,6 +28,8 @@ pub mod model;
 pub mod name_pairs;
 pub mod outputs;
 pub mod pairing;
+pub mod peer_names;
+pub mod peers;
 pub mod pipeline;
 pub mod prepare;
 pub mod progress;
@@ -43,6 +45,8 @@ pub mod truth_cache;
 
 pub use error::{Error, Result};
 
+#[cfg(test)]
+mod pair_only_tests;
 #[cfg(test)]
 mod testkit;
 #[cfg(test)]

@@ -85,6 +85,7 @@ mod tests {
             cache_dir: ".cache".into(),
             bound: std::time::Duration::from_secs(1),
             manifests_dir: "manifests".into(),
+            peers: false,
         };
         let mut units = plan(&sources, &Selection::Default).unwrap();
         if let Some(shard) = shard {

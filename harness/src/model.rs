@@ -109,6 +109,10 @@ pub struct Row {
     /// merged, and the engine's figures on its sites, apart from the oracle's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<crate::manifest::ManifestFigures>,
+    /// Wall time and peak RSS of the tool's run (`harness measure --peers` only: a
+    /// timing is no deterministic figure, so a run without peers writes none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::peers::RunStats>,
     /// The command that re-measures this row from its pins.
     pub reproduce: String,
     /// Every judged site and its verdict, so a gate can name what a change lost.

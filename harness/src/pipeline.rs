@@ -49,6 +49,8 @@ pub struct CorpusSetup {
     pub bound: Duration,
     /// Where `<corpus>.json` reviewed manifests are read (the repository's `manifests/`).
     pub manifests_dir: PathBuf,
+    /// Run the opt-in peer tools too (`harness measure --peers`, src/peers.rs).
+    pub peers: bool,
 }
 
 /// Measures one real corpus. Every failure along the way becomes the row's outcome.

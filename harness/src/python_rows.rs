@@ -37,12 +37,45 @@ pub fn measure_corpus_rows(
     analyzer: &dyn Analyzer,
     progress: &Progress,
 ) -> Vec<Row> {
+    let timed = setup.peers
+        && corpus
+            .peers
+            .iter()
+            .any(|p| crate::peers::is_opt_in(&p.name));
+    let mut prepared = None;
     let mut rows = vec![if corpus.oracle.name == pycg_micro::NAME {
         measure_micro(corpus, setup, analyzer, progress)
+    } else if timed {
+        let (mut row, ready) = crate::pipeline::prepare_corpus(corpus, setup, analyzer);
+        if let Some(p) = &ready {
+            crate::measure::fill_scores(&mut row, &p.report, &p.truth, &p.options);
+            row.run = crate::peers::time_engine(analyzer, corpus, &p.root, setup);
+        }
+        prepared = ready;
+        row
     } else {
         measure_corpus(corpus, setup, analyzer)
     }];
     for peer in &corpus.peers {
+        if crate::peers::is_opt_in(&peer.name) {
+            if !setup.peers {
+                continue;
+            }
+            progress.note(&format!(
+                "measuring {}",
+                peer_row_id(&corpus.id, &peer.name)
+            ));
+            let mut row = base_row(corpus, peer_row_id(&corpus.id, &peer.name));
+            row.oracle.version = rows[0].oracle.version.clone();
+            row.toolchain = rows[0].toolchain.clone();
+            if let Err(outcome) =
+                crate::peers::measure_peer(corpus, peer, setup, prepared.as_ref(), &mut row)
+            {
+                row.outcome = Some(outcome);
+            }
+            rows.push(row);
+            continue;
+        }
         progress.note(&format!(
             "measuring {}",
             peer_row_id(&corpus.id, &peer.name)

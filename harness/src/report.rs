@@ -88,6 +88,19 @@ pub struct Call {
     /// only `harness misses` reads it, to group sites by shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receiver: Option<ReceiverShape>,
+    /// `false` for a tool that knows caller → callee pairs but not where the call is
+    /// written (docs/REPORT.md): such a call is no site. It is scored by pair
+    /// precision and recall only, never paired with a truth site.
+    #[serde(default = "written_at_site", skip_serializing_if = "is_site")]
+    pub site: bool,
+}
+
+fn written_at_site() -> bool {
+    true
+}
+
+fn is_site(site: &bool) -> bool {
+    *site
 }
 
 /// A call's `receiver` object: `callee` (the callee's structure), `kind` (what the

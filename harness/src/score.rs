@@ -271,7 +271,11 @@ impl<'a> EntityIndex<'a> {
 /// counts what figures need.
 pub fn score(report: &Report, truth: &Truth, options: &ScoreOptions) -> Scored {
     let index = EntityIndex::new(report);
-    let calls = as_read_under(&report.calls, options.only.as_deref());
+    // Pair-only calls (`site: false`) are no sites: only the pair figures read them.
+    let (calls, pair_only): (Vec<Call>, Vec<Call>) =
+        as_read_under(&report.calls, options.only.as_deref())
+            .into_iter()
+            .partition(|c| c.site);
     let references = as_read_under(&report.references, options.only.as_deref());
     let unit = truth.oracle.column;
     let mut scored = Scored::default();
@@ -304,12 +308,12 @@ pub fn score(report: &Report, truth: &Truth, options: &ScoreOptions) -> Scored {
 
     scored.engine_calls = calls.len() as u64;
     scored.answered_calls = calls.iter().filter(|c| c.resolution.is_answer()).count() as u64;
-    for call in calls.iter().chain(&references) {
+    for call in calls.iter().chain(&pair_only).chain(&references) {
         if let (true, Some(family)) = (call.resolution.is_answer(), &call.placed_by) {
             *scored.family_answers.entry(family.clone()).or_default() += 1;
         }
     }
-    scored.pairs = count_pairs(&calls, truth, &call_pairing, &index);
+    scored.pairs = count_pairs(&calls, &pair_only, truth, &call_pairing, &index);
     scored.may_reach.sets = calls.iter().filter(|c| c.may_reach.is_some()).count() as u64;
     scored.sites.sort();
     scored

@@ -161,6 +161,7 @@ pub fn render_markdown(measurements: &Measurements) -> String {
     render_may_reach(&mut md, measurements);
     crate::manifest::render_section(&mut md, measurements);
     crate::name_pairs::render_section(&mut md, measurements);
+    crate::peers::render_section(&mut md, measurements);
     render_families(&mut md, measurements);
     render_shape_matrix(&mut md, measurements);
     render_engine_failures(&mut md, measurements);

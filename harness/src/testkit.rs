@@ -49,6 +49,7 @@ pub fn call(line: u32, column: Option<u32>, name: &str) -> Call {
         reason: Some("receiver_type_unknown".into()),
         may_reach: None,
         receiver: None,
+        site: true,
     }
 }
 
