@@ -10,6 +10,7 @@ pub mod gnat;
 pub mod gotypes;
 pub mod input;
 pub mod javac;
+pub mod jstrace;
 pub mod kotlin_ir;
 pub mod kotlin_source;
 pub mod kotlinc;

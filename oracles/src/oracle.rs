@@ -51,8 +51,8 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gnat", "gotypes", "javac", "kotlinc", "mcs", "pytrace", "rustc", "rustc-ir",
-        "tsc",
+        "clang", "gnat", "gotypes", "javac", "jstrace", "kotlinc", "mcs", "pytrace", "rustc",
+        "rustc-ir", "tsc",
     ]
 }
 
@@ -65,6 +65,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "javac" => Some(Box::new(crate::javac::Javac)),
         "kotlinc" => Some(Box::new(crate::kotlinc::Kotlinc)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
+        "jstrace" => Some(Box::new(crate::jstrace::Jstrace)),
         "tsc" => Some(Box::new(crate::tsc::Tsc)),
         "rustc" => Some(Box::new(crate::rustc_thir::RustcThir)),
         // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
