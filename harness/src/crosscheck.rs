@@ -40,6 +40,7 @@ pub struct CrosscheckArgs {
 pub fn second_reading(oracle: &str) -> Option<&'static str> {
     match oracle {
         "rustc" => Some("rustc-ir"),
+        "tsc" => Some("scip-typescript"),
         _ => None,
     }
 }
@@ -108,6 +109,16 @@ fn adapter(name: &str) -> Result<Box<dyn Oracle>> {
     })
 }
 
+/// The options of a reading: those of the corpus's `other_oracles` entry naming it
+/// (`express`'s jstrace), else the corpus oracle's.
+fn reading_options<'a>(corpus: &'a CorpusEntry, name: &str) -> &'a serde_json::Value {
+    corpus
+        .other_oracles
+        .iter()
+        .find(|other| other.name == name)
+        .map_or(&corpus.oracle.options, |other| &other.options)
+}
+
 /// One reading of the corpus, through the truth cache (keyed by the adapter's name
 /// and version, so the two readings never share an entry).
 fn reading(
@@ -127,7 +138,7 @@ fn reading(
         let options = OracleOptions {
             corpus_id: &corpus.id,
             language: &corpus.language,
-            options: &corpus.oracle.options,
+            options: reading_options(corpus, oracle.name()),
             build: &build,
             work_dir: work.path(),
             cache_dir: cache,

@@ -67,10 +67,10 @@ const CORPUS_LOCKS: &[Lock] = &[
 ];
 
 /// A committed npm manifest and its lock.
-struct Lock {
-    name: &'static str,
-    package_json: &'static str,
-    package_lock: &'static str,
+pub(crate) struct Lock {
+    pub(crate) name: &'static str,
+    pub(crate) package_json: &'static str,
+    pub(crate) package_lock: &'static str,
 }
 
 /// The trace oracle.
@@ -168,7 +168,10 @@ fn pinned_acorn() -> String {
 
 /// The `node_modules` of `lock`, installed by `npm ci` under the cache when absent
 /// (keyed by the lock's digest; a half-done install is never reused).
-fn ensure_installed(options: &OracleOptions<'_>, lock: &Lock) -> Result<PathBuf, Outcome> {
+pub(crate) fn ensure_installed(
+    options: &OracleOptions<'_>,
+    lock: &Lock,
+) -> Result<PathBuf, Outcome> {
     let digest = Sha256::digest(format!("{}\n{}", lock.package_json, lock.package_lock));
     let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
     let dir = crate::toolchain::absolute_dir(NAME, options.cache_dir)?

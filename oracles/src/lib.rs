@@ -31,6 +31,7 @@ pub mod rust_types;
 pub mod rustc;
 pub mod rustc_dump;
 pub mod rustc_thir;
+pub mod scip_typescript;
 pub mod thir;
 pub mod thir_truth;
 pub mod toolchain;
