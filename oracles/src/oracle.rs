@@ -51,8 +51,18 @@ pub trait Oracle {
 /// The names of every implemented oracle.
 pub fn oracle_names() -> &'static [&'static str] {
     &[
-        "clang", "gnat", "gotypes", "javac", "jstrace", "kotlinc", "mcs", "pytrace", "rustc",
-        "rustc-ir", "tsc",
+        "clang",
+        "gnat",
+        "gotypes",
+        "javac",
+        "jstrace",
+        "kotlinc",
+        "mcs",
+        "pytrace",
+        "rustc",
+        "rustc-ir",
+        "scip-typescript",
+        "tsc",
     ]
 }
 
