@@ -308,6 +308,18 @@ mod tests {
         }
     }
 
+    /// The sha256 of the helper this adapter version was written for.
+    const HELPER_SHA256: &str = "70ac3aead166d293c4c822d15cee9de96b8e80ba0eba2bf90682fab6cd1eaaf9";
+
+    #[test]
+    fn a_changed_helper_asks_for_a_new_adapter_version() {
+        assert_eq!(
+            crate::toolchain::sha256_hex(HELPER),
+            HELPER_SHA256,
+            "oracles/jstrace/jstrace.js changed: bump ADAPTER_VERSION (cached truths are keyed by it) and set HELPER_SHA256"
+        );
+    }
+
     #[test]
     fn sites_are_named_by_their_token_and_callees_by_their_name_line() {
         let main = "\

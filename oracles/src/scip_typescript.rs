@@ -158,6 +158,18 @@ pub fn truth_from_helper(bytes: &[u8], corpus: &str) -> Result<Truth, Outcome> {
 mod tests {
     use super::*;
 
+    /// The sha256 of the helper this adapter version was written for.
+    const HELPER_SHA256: &str = "5bb984fa542f02598560702a903822eb592150ca9fb39a7d9394013a426123a4";
+
+    #[test]
+    fn a_changed_helper_asks_for_a_new_adapter_version() {
+        assert_eq!(
+            crate::toolchain::sha256_hex(HELPER),
+            HELPER_SHA256,
+            "oracles/scip/scip-calls.js changed: bump ADAPTER_VERSION (cached truths are keyed by it) and set HELPER_SHA256"
+        );
+    }
+
     #[test]
     fn the_indexer_is_pinned_exactly() {
         assert_eq!(pinned_version(), "0.4.0");
