@@ -86,6 +86,7 @@ for (const { rel, byStart, locals } of documents) {
   const text = fs.readFileSync(file, 'utf8');
   const kind = /\.tsx$/.test(rel) ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(rel) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const lines = text.split('\n');
   const stack = [source];
   while (stack.length) {
     const node = stack.pop();
@@ -95,7 +96,7 @@ for (const { rel, byStart, locals } of documents) {
       const pos = source.getLineAndCharacterOfPosition(token.getStart(source));
       const symbol = byStart.get(pos.line + ':' + pos.character);
       if (symbol !== undefined) {
-        const lineText = text.split('\n')[pos.line] || '';
+        const lineText = lines[pos.line] || '';
         const column = Buffer.byteLength(lineText.slice(0, pos.character), 'utf8') + 1;
         let target = null;
         if (symbol.startsWith('local ')) {

@@ -159,7 +159,7 @@ mod tests {
     use super::*;
 
     /// The sha256 of the helper this adapter version was written for.
-    const HELPER_SHA256: &str = "5bb984fa542f02598560702a903822eb592150ca9fb39a7d9394013a426123a4";
+    const HELPER_SHA256: &str = "7a66405bb895d36d664fe8f738ccb36dac61d0ecddcc17f3a45607ef2b33985e";
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
