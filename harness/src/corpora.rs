@@ -42,6 +42,10 @@ pub struct CorpusEntry {
     /// engine: each is a row `<id>@<name>` (harness/src/python_rows.rs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub peers: Vec<OracleChoice>,
+    /// Other oracles judging the engine on the same tree: each is a row
+    /// `<id>@<name>` beside the row of `oracle` (harness/src/python_rows.rs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_oracles: Vec<OracleChoice>,
     #[serde(default)]
     pub published: serde_json::Value,
 }

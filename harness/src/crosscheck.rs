@@ -48,6 +48,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
         "rustc" => Some("rustc-ir"),
         "gotypes" => Some("go-callgraph"),
         "clang" => Some("clang-ast"),
+        "tsc" => Some("scip-typescript"),
         _ => None,
     }
 }
@@ -144,6 +145,16 @@ fn adapter(name: &str) -> Result<Box<dyn Oracle>> {
     })
 }
 
+/// The options of a reading: those of the corpus's `other_oracles` entry naming it
+/// (`express`'s jstrace), else the corpus oracle's.
+fn reading_options<'a>(corpus: &'a CorpusEntry, name: &str) -> &'a serde_json::Value {
+    corpus
+        .other_oracles
+        .iter()
+        .find(|other| other.name == name)
+        .map_or(&corpus.oracle.options, |other| &other.options)
+}
+
 /// One reading of the corpus, through the truth cache (keyed by the adapter's name
 /// and version, so the two readings never share an entry).
 fn reading(
@@ -163,7 +174,7 @@ fn reading(
         let options = OracleOptions {
             corpus_id: &corpus.id,
             language: &corpus.language,
-            options: &corpus.oracle.options,
+            options: reading_options(corpus, oracle.name()),
             build: &build,
             work_dir: work.path(),
             cache_dir: cache,

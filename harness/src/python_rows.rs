@@ -56,6 +56,11 @@ pub fn measure_corpus_rows(
     } else {
         measure_corpus(corpus, setup, analyzer)
     }];
+    for other in &corpus.other_oracles {
+        let id = peer_row_id(&corpus.id, &other.name);
+        progress.note(&format!("measuring {id}"));
+        rows.push(measure_other_oracle(corpus, other, setup, analyzer, id));
+    }
     for peer in &corpus.peers {
         if crate::peers::is_opt_in(&peer.name) {
             if !setup.peers {
@@ -83,6 +88,25 @@ pub fn measure_corpus_rows(
         rows.push(measure_peer(corpus, peer, setup, progress));
     }
     rows
+}
+
+/// The engine judged by another oracle of the corpus (`express@jstrace`): the same
+/// tree and build, the truth of `other` (cached under its own name).
+fn measure_other_oracle(
+    corpus: &CorpusEntry,
+    other: &OracleChoice,
+    setup: &CorpusSetup,
+    analyzer: &dyn Analyzer,
+    id: String,
+) -> Row {
+    let mut judged = corpus.clone();
+    judged.oracle = other.clone();
+    judged.other_oracles.clear();
+    judged.peers.clear();
+    let mut row = measure_corpus(&judged, setup, analyzer);
+    row.reproduce = Row::reproduce_command(&id);
+    row.id = id;
+    row
 }
 
 fn base_row(corpus: &CorpusEntry, id: String) -> Row {

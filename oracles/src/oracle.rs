@@ -57,11 +57,13 @@ pub fn oracle_names() -> &'static [&'static str] {
         "go-callgraph",
         "gotypes",
         "javac",
+        "jstrace",
         "kotlinc",
         "mcs",
         "pytrace",
         "rustc",
         "rustc-ir",
+        "scip-typescript",
         "tsc",
     ]
 }
@@ -77,6 +79,9 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "javac" => Some(Box::new(crate::javac::Javac)),
         "kotlinc" => Some(Box::new(crate::kotlinc::Kotlinc)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
+        "jstrace" => Some(Box::new(crate::jstrace::Jstrace)),
+        // The tsc oracle's second reading (`harness crosscheck`).
+        "scip-typescript" => Some(Box::new(crate::scip_typescript::ScipTypescript)),
         "tsc" => Some(Box::new(crate::tsc::Tsc)),
         "rustc" => Some(Box::new(crate::rustc_thir::RustcThir)),
         // The LLVM IR reading, rustc's second reading (`harness crosscheck`).
