@@ -16,7 +16,7 @@ type Digest = (&'static str, &'static str);
 const PINS: &[(&str, &str, &[Digest])] = &[
     (
         "clang",
-        "3",
+        "4",
         &[
             (
                 "clang/googletest.cmake",
@@ -69,6 +69,40 @@ const PINS: &[(&str, &str, &[Digest])] = &[
         )],
     ),
     (
+        "jstrace",
+        "1",
+        &[
+            (
+                "jstrace/jstrace.js",
+                "70ac3aead166d293c4c822d15cee9de96b8e80ba0eba2bf90682fab6cd1eaaf9",
+            ),
+            (
+                "jstrace/package.json",
+                "413991738c6813970db526b8f8ea575628a54695f6a9e34fe6287f32f85d0f0a",
+            ),
+            (
+                "jstrace/package-lock.json",
+                "4358784168f1384e9d1f1e1d9db72bbdfa3494d2233e214f7a8b0fa8d04405b9",
+            ),
+            (
+                "jstrace/express/package.json",
+                "69a2919f5e9edfcff0edcf4232a346e9a6b8c5c4f6c7fbd5c577c3f54caf64f9",
+            ),
+            (
+                "jstrace/express/package-lock.json",
+                "3b4f664b21f0728afcac3d193cf328f87d7ee13ef28c1980fab3fad06b2eb27f",
+            ),
+            (
+                "jstrace/qs/package.json",
+                "e7a13da7b01bf13252846549502ba917c28874fdc0f1e1202dd379778e75f644",
+            ),
+            (
+                "jstrace/qs/package-lock.json",
+                "c50936360196c45f137b61eca706e177e2f2edd3d50d8a9d09a5d100383bac7b",
+            ),
+        ],
+    ),
+    (
         "kotlinc",
         "2+plugin1",
         &[
@@ -100,6 +134,24 @@ const PINS: &[(&str, &str, &[Digest])] = &[
     ),
     ("rustc", "3", RUST_LOCKS),
     ("rustc-ir", "3", RUST_LOCKS),
+    (
+        "scip-typescript",
+        "1",
+        &[
+            (
+                "scip/scip-calls.js",
+                "7a66405bb895d36d664fe8f738ccb36dac61d0ecddcc17f3a45607ef2b33985e",
+            ),
+            (
+                "scip/package.json",
+                "98918f6bd2715d995564950c2b8d202f668f0622ac879a37bfacd7bd04a2236e",
+            ),
+            (
+                "scip/package-lock.json",
+                "e1f0c283ab6b503c58420540fd37f580b2d37866b28bd33f0274254648e75e20",
+            ),
+        ],
+    ),
     (
         "tsc",
         "2",
