@@ -28,8 +28,8 @@ use crate::lang::syntax::{column_of, line_of, tail_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, CallIdx, Callee, Decl, DeclIdx, DeclKind, Decorator, Field,
-    FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx, ScopeKind,
+    ArgShape, Binding, BindingValue, Call, CallIdx, Callee, Decl, DeclIdx, DeclKind, Decorator,
+    Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx, ScopeKind,
     TypeRef, ValueExpr,
 };
 use crate::lang::core::{self, push_call, CallSite, LangShape, MAX_DEPTH};
@@ -358,9 +358,11 @@ impl LangShape for RustShape {
     /// as a subscript by that segment (`?`, a field name).
     fn call_then_value(call: CallIdx, path: Vec<String>) -> ValueExpr {
         path.into_iter()
-            .fold(ValueExpr::CallResult(call), |base, seg| ValueExpr::Subscript {
-                base: Box::new(base),
-                key: crate::facts::Key::Str(seg),
+            .fold(ValueExpr::CallResult(call), |base, seg| {
+                ValueExpr::Subscript {
+                    base: Box::new(base),
+                    key: crate::facts::Key::Str(seg),
+                }
             })
     }
 }
@@ -1803,7 +1805,8 @@ impl<'s> Extractor<'s> {
                     continue;
                 }
                 let shape = self.expr(k, depth);
-                if let (Shape::Lang(RustShape::Closure(d)), Some((at, of))) = (&shape, &element_of) {
+                if let (Shape::Lang(RustShape::Closure(d)), Some((at, of))) = (&shape, &element_of)
+                {
                     if *at == args.len() {
                         self.closure_param_holds_element(*d, of.clone());
                     }
