@@ -291,6 +291,7 @@ fn a_contradicting_manifest_refuses_the_row_naming_the_site() {
         cache_dir: dir.path().to_path_buf(),
         bound: std::time::Duration::from_secs(1),
         manifests_dir: dir.path().to_path_buf(),
+        peers: false,
     };
     let mut row = crate::model::Row {
         id: "test".into(),

@@ -26,15 +26,14 @@ use crate::lang::syntax::{children, column_of, line_of, named_children, tail_of,
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx,
-    ScopeKind, TypeRef, ValueExpr, ValueRef,
+    ArgShape, Binding, BindingValue, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind, Decorator,
+    Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx, ScopeKind,
+    TypeRef, ValueExpr, ValueRef,
 };
 use crate::lang::c::policy;
+use crate::lang::core::{self, CallSite, LangShape, MAX_DEPTH};
 use crate::lang::{Language, TreeWide};
 
-/// Deeper syntax than this is not walked (a parse error is counted instead).
-pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 32;
 const MAX_WROTE: usize = 120;
 
@@ -85,58 +84,28 @@ pub fn resolve_includes(facts: &mut [FileFacts]) {
     }
 }
 
-/// What an expression is, as far as calls, receivers, values and references care.
+/// What only C and C++ add to the shared expression core.
 #[derive(Debug, Clone)]
-enum Shape {
-    Unknown,
-    Name(String),
-    Path(Vec<String>),
-    Call(CallIdx),
-    CallThen(CallIdx, Vec<String>),
-    /// `T{}`, `T(…)` written as a value of exactly T.
-    New(TypeRef),
-    /// `new T(…)`: a pointer to a T (calls through it are dispatched).
+enum CShape {
+    /// `new T(…)`: a pointer to a T (calls through it are dispatched); as an
+    /// argument it is a T, as a receiver or value nothing to follow here (the
+    /// declaration it initialises reads it as typed).
     Pointer(TypeRef),
-    Literal(LiteralType),
+    /// A lambda expression: an argument that is a function.
     Func,
 }
 
-impl Shape {
-    fn receiver(self) -> Receiver {
-        match self {
-            Shape::Name(n) => Receiver::Path(vec![n]),
-            Shape::Path(p) => Receiver::Path(p),
-            Shape::Call(i) => Receiver::Call(i),
-            Shape::CallThen(i, p) => Receiver::CallThen { call: i, path: p },
-            Shape::New(t) => Receiver::New(t),
-            Shape::Literal(l) => Receiver::Literal(l),
-            Shape::Unknown | Shape::Func | Shape::Pointer(_) => Receiver::Unknown,
-        }
-    }
-
+impl LangShape for CShape {
     fn arg(self) -> ArgShape {
         match self {
-            Shape::Name(n) => ArgShape::Name(n),
-            Shape::Path(p) => ArgShape::Path(p),
-            Shape::Call(i) => ArgShape::Call(i),
-            Shape::New(t) | Shape::Pointer(t) => ArgShape::New(t),
-            Shape::Literal(l) => ArgShape::Literal(l),
-            Shape::Func => ArgShape::Lambda,
-            Shape::Unknown | Shape::CallThen(..) => ArgShape::Unknown,
-        }
-    }
-
-    fn value(self) -> ValueExpr {
-        match self {
-            Shape::Name(n) => ValueExpr::Name(n),
-            Shape::Path(p) => ValueExpr::Attribute { path: p },
-            Shape::Call(i) => ValueExpr::CallResult(i),
-            Shape::New(t) => ValueExpr::New(t),
-            Shape::Literal(l) => ValueExpr::Literal(l),
-            _ => ValueExpr::Unknown,
+            CShape::Pointer(t) => ArgShape::New(t),
+            CShape::Func => ArgShape::Lambda,
         }
     }
 }
+
+/// What an expression is, as far as calls, receivers, values and references care.
+type Shape = core::Shape<CShape>;
 
 /// A function's declarator, unwrapped: its name, the written qualifier, parameters.
 struct FnDeclarator<'t> {
@@ -281,7 +250,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             "field_expression" => self.field_expression(node, d),
             "lambda_expression" => {
                 self.lambda(node, d);
-                Shape::Func
+                Shape::Lang(CShape::Func)
             }
             "cast_expression" => {
                 if let Some(v) = node.child_by_field_name("value") {
@@ -1084,7 +1053,9 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let binding = match (ty, value) {
             _ if fn_pointer => BindingValue::Opaque,
             // `auto p = new T(…)`: a pointer of static type T.
-            (_, Some(Shape::Pointer(t))) => BindingValue::Typed { ty: t, value: None },
+            (_, Some(Shape::Lang(CShape::Pointer(t)))) => {
+                BindingValue::Typed { ty: t, value: None }
+            }
             // A local object (not a pointer or reference): its dynamic type is its
             // written type, so a virtual call on it is direct.
             (Some(t), None) if !is_auto(t) && !indirect && self.cpp => BindingValue::Typed {
@@ -1149,22 +1120,13 @@ impl<'s, 'w> Extractor<'s, 'w> {
         type_args: u32,
         wrote: String,
     ) -> CallIdx {
-        let idx = self.facts.calls.len() as CallIdx;
-        self.facts.calls.push(Call {
-            line: line_of(anchor),
-            column: column_of(anchor),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
+        let site = CallSite {
             kind,
             args,
-            keyword_args: 0,
-            keywords: Vec::new(),
-            has_splat: false,
             type_args,
-            wrote,
-        });
-        idx
+            ..CallSite::new(anchor, callee, wrote)
+        };
+        core::push_call(&mut self.facts, self.owner, self.scope, site)
     }
 
     /// A member declaration inside a class or struct body: a method declaration,
@@ -1681,7 +1643,7 @@ impl<'s, 'w> Extractor<'s, 'w> {
             let anchor = type_name_node(tn).unwrap_or(tn);
             self.construction_site(&ty, anchor, args);
         }
-        Shape::Pointer(ty)
+        Shape::Lang(CShape::Pointer(ty))
     }
 
     /// `T{…}` (C++) is a construction; C's `(T){…}` is not a call.
@@ -1716,20 +1678,8 @@ impl<'s, 'w> Extractor<'s, 'w> {
         let Some(field) = node.child_by_field_name("field") else {
             return Shape::Unknown;
         };
-        let field = self.text(field).to_string();
-        match operand {
-            Some(Shape::Name(n)) => Shape::Path(vec![n, field]),
-            Some(Shape::Path(mut p)) => {
-                p.push(field);
-                Shape::Path(p)
-            }
-            Some(Shape::Call(c)) => Shape::CallThen(c, vec![field]),
-            Some(Shape::CallThen(c, mut p)) => {
-                p.push(field);
-                Shape::CallThen(c, p)
-            }
-            _ => Shape::Unknown,
-        }
+        let field = self.text(field);
+        operand.map_or(Shape::Unknown, |o| o.then(field))
     }
 
     /// `a == b`, `a + b`: a site only where the tree overloads the operator.

@@ -28,16 +28,15 @@ use crate::lang::syntax::{column_of, line_of, tail_of, ErrorCount};
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx,
-    ScopeKind, TypeRef, ValueExpr,
+    ArgShape, Binding, BindingValue, Call, CallIdx, Callee, Decl, DeclIdx, DeclKind, Decorator,
+    Field, FileFacts, Import, ImportKind, LiteralType, Param, Receiver, Scope, ScopeIdx, ScopeKind,
+    TypeRef, ValueExpr,
 };
+use crate::lang::core::{self, push_call, CallSite, LangShape, MAX_DEPTH};
 use crate::lang::rust::cfg::{self, Builds, Env, Predicate};
 use crate::lang::rust::policy;
 use crate::lang::Language;
 
-/// Deeper syntax than this is not walked (a parse error is counted instead).
-pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
 
@@ -335,83 +334,42 @@ fn join(dir: &str, name: &str) -> String {
     }
 }
 
-/// What an expression is, as far as calls, receivers and values care.
+/// What only Rust adds to the shared expression core: a closure, which as an
+/// argument is the function declared at its index and as a value a lambda.
 #[derive(Debug, Clone)]
-enum Shape {
-    Unknown,
-    Name(String),
-    Path(Vec<String>),
-    Call(CallIdx),
-    CallThen(CallIdx, Vec<String>),
-    /// `T { .. }`.
-    New(TypeRef),
-    Literal(LiteralType),
+enum RustShape {
     Closure(DeclIdx),
 }
 
-impl Shape {
-    fn receiver(self) -> Receiver {
-        match self {
-            Shape::Name(n) => Receiver::Path(vec![n]),
-            Shape::Path(p) => Receiver::Path(p),
-            Shape::Call(i) => Receiver::Call(i),
-            Shape::CallThen(i, p) => Receiver::CallThen { call: i, path: p },
-            Shape::New(t) => Receiver::New(t),
-            Shape::Literal(l) => Receiver::Literal(l),
-            Shape::Unknown | Shape::Closure(_) => Receiver::Unknown,
-        }
-    }
-
+impl LangShape for RustShape {
     fn arg(self) -> ArgShape {
         match self {
-            Shape::Name(n) => ArgShape::Name(n),
-            Shape::Path(p) => ArgShape::Path(p),
-            Shape::Call(i) => ArgShape::Call(i),
-            Shape::New(t) => ArgShape::New(t),
-            Shape::Literal(l) => ArgShape::Literal(l),
-            Shape::Closure(d) => ArgShape::Function(d),
-            Shape::Unknown | Shape::CallThen(..) => ArgShape::Unknown,
+            RustShape::Closure(d) => ArgShape::Function(d),
         }
     }
 
     fn value(self) -> ValueExpr {
         match self {
-            Shape::Name(n) => ValueExpr::Name(n),
-            Shape::Path(p) => ValueExpr::Attribute { path: p },
-            Shape::Call(i) => ValueExpr::CallResult(i),
-            Shape::New(t) => ValueExpr::New(t),
-            Shape::Literal(l) => ValueExpr::Literal(l),
-            Shape::Closure(d) => ValueExpr::Lambda(d),
-            // `f()?` / `f().field`: the call's result, then each segment read
-            // after it as a subscript by that segment (`?`, a field name).
-            Shape::CallThen(i, p) => {
-                p.into_iter()
-                    .fold(ValueExpr::CallResult(i), |base, seg| ValueExpr::Subscript {
-                        base: Box::new(base),
-                        key: crate::facts::Key::Str(seg),
-                    })
-            }
-            Shape::Unknown => ValueExpr::Unknown,
+            RustShape::Closure(d) => ValueExpr::Lambda(d),
         }
     }
 
-    /// The shape extended by one segment: a field, `?`, `[]`, `.await`.
-    fn then(self, seg: &str) -> Shape {
-        match self {
-            Shape::Name(n) => Shape::Path(vec![n, seg.to_string()]),
-            Shape::Path(mut p) => {
-                p.push(seg.to_string());
-                Shape::Path(p)
-            }
-            Shape::Call(c) => Shape::CallThen(c, vec![seg.to_string()]),
-            Shape::CallThen(c, mut p) => {
-                p.push(seg.to_string());
-                Shape::CallThen(c, p)
-            }
-            _ => Shape::Unknown,
-        }
+    /// `f()?` / `f().field`: the call's result, then each segment read after it
+    /// as a subscript by that segment (`?`, a field name).
+    fn call_then_value(call: CallIdx, path: Vec<String>) -> ValueExpr {
+        path.into_iter()
+            .fold(ValueExpr::CallResult(call), |base, seg| {
+                ValueExpr::Subscript {
+                    base: Box::new(base),
+                    key: crate::facts::Key::Str(seg),
+                }
+            })
     }
 }
+
+/// An expression's shape; [`core::Shape::then`] extends it by one segment (a
+/// field, `?`, `[]`, `.await`).
+type Shape = core::Shape<RustShape>;
 
 struct Extractor<'s> {
     src: &'s [u8],
@@ -1270,7 +1228,7 @@ impl<'s> Extractor<'s> {
     /// holding nothing known.
     fn bind_pattern(&mut self, pat: Node, value: Shape, line: u32) {
         let value = match value {
-            Shape::Unknown | Shape::Closure(_) => None,
+            Shape::Unknown | Shape::Lang(RustShape::Closure(_)) => None,
             v => Some(v.value()),
         };
         self.bind_destructured(pat, value, line);
@@ -1631,7 +1589,7 @@ impl<'s> Extractor<'s> {
                 if pat.kind() == "identifier" {
                     let name = x.text(pat).to_string();
                     let value = match over {
-                        Shape::Unknown | Shape::Closure(_) => BindingValue::Opaque,
+                        Shape::Unknown | Shape::Lang(RustShape::Closure(_)) => BindingValue::Opaque,
                         o => BindingValue::Value(ValueExpr::Element(Box::new(o.value()))),
                     };
                     x.bind(&name, 0, value);
@@ -1645,7 +1603,7 @@ impl<'s> Extractor<'s> {
                     );
                 } else {
                     let element = match over.clone() {
-                        Shape::Unknown | Shape::Closure(_) => None,
+                        Shape::Unknown | Shape::Lang(RustShape::Closure(_)) => None,
                         o => Some(ValueExpr::Element(Box::new(o.value()))),
                     };
                     x.bind_destructured(pat, element, 0);
@@ -1762,7 +1720,7 @@ impl<'s> Extractor<'s> {
             }
         }
         (self.scope, self.owner) = saved;
-        Shape::Closure(idx)
+        Shape::Lang(RustShape::Closure(idx))
     }
 
     /// A call site: its callee as structure, its name token's position, its
@@ -1795,7 +1753,7 @@ impl<'s> Extractor<'s> {
                     return Shape::Unknown;
                 };
                 if policy::ELEMENT_CLOSURE_METHODS.contains(&self.text(field))
-                    && !matches!(value, Shape::Unknown | Shape::Closure(_))
+                    && !matches!(value, Shape::Unknown | Shape::Lang(RustShape::Closure(_)))
                 {
                     element_of = Some((
                         policy::element_closure_argument(self.text(field)),
@@ -1847,7 +1805,8 @@ impl<'s> Extractor<'s> {
                     continue;
                 }
                 let shape = self.expr(k, depth);
-                if let (Shape::Closure(d), Some((at, of))) = (&shape, &element_of) {
+                if let (Shape::Lang(RustShape::Closure(d)), Some((at, of))) = (&shape, &element_of)
+                {
                     if *at == args.len() {
                         self.closure_param_holds_element(*d, of.clone());
                     }
@@ -1859,23 +1818,13 @@ impl<'s> Extractor<'s> {
         if !self.compiled() {
             return Shape::Unknown;
         }
-        let idx = self.facts.calls.len() as CallIdx;
         let wrote = self.wrote(function);
-        self.facts.calls.push(Call {
-            line: line_of(anchor),
-            column: column_of(anchor),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
-            kind: CallKind::Call,
+        let site = CallSite {
             args,
-            keyword_args: 0,
-            keywords: Vec::new(),
-            has_splat: false,
             type_args,
-            wrote,
-        });
-        Shape::Call(idx)
+            ..CallSite::new(anchor, callee, wrote)
+        };
+        Shape::Call(push_call(&mut self.facts, self.owner, self.scope, site))
     }
 
     // ----- calls written in a std macro's token tree ------------------------------------------
@@ -2200,22 +2149,11 @@ impl<'s> Extractor<'s> {
         if !self.compiled() {
             return Shape::Unknown;
         }
-        let idx = self.facts.calls.len() as CallIdx;
-        self.facts.calls.push(Call {
-            line: line_of(anchor),
-            column: column_of(anchor),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
-            kind: CallKind::Call,
+        let site = CallSite {
             args: args.into_iter().map(Shape::arg).collect(),
-            keyword_args: 0,
-            keywords: Vec::new(),
-            has_splat: false,
-            type_args: 0,
-            wrote,
-        });
-        Shape::Call(idx)
+            ..CallSite::new(anchor, callee, wrote)
+        };
+        Shape::Call(push_call(&mut self.facts, self.owner, self.scope, site))
     }
 
     /// `recv.filter(|x| …)`: the closure's first parameter, untyped, holds an

@@ -29,14 +29,13 @@ use crate::lang::syntax::{children, column_of, head_of, line_of, named_children,
 use tree_sitter::Node;
 
 use crate::facts::{
-    ArgShape, Binding, BindingValue, Call, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind,
-    Decorator, Field, FileFacts, Import, ImportKind, Key, LiteralType, ModuleSyntax, Param,
-    Receiver, ReturnValue, Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
+    ArgShape, Binding, BindingValue, CallIdx, CallKind, Callee, Decl, DeclIdx, DeclKind, Decorator,
+    Field, FileFacts, Import, ImportKind, Key, LiteralType, ModuleSyntax, Param, Receiver,
+    ReturnValue, Scope, ScopeIdx, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
+use crate::lang::core::{self, CallSite, LangShape, MAX_DEPTH};
 use crate::lang::Language;
 
-/// Deeper syntax than this is not walked (a parse error is counted instead).
-pub const MAX_DEPTH: u32 = 2_000;
 const MAX_TYPE_DEPTH: u32 = 64;
 const MAX_WROTE: usize = 120;
 
@@ -92,16 +91,9 @@ pub fn extract(
     facts
 }
 
-/// What an expression is, as far as calls, receivers and values care.
+/// What only TypeScript/JavaScript adds to the shared expression core.
 #[derive(Debug, Clone)]
-enum Shape {
-    Unknown,
-    Name(String),
-    Path(Vec<String>),
-    Call(CallIdx),
-    CallThen(CallIdx, Vec<String>),
-    New(TypeRef),
-    Literal(LiteralType),
+enum TsShape {
     /// A function or arrow expression declared at this index.
     Func(DeclIdx),
     /// A class expression declared at this index.
@@ -115,22 +107,16 @@ enum Shape {
     ModuleMember(String, String),
 }
 
-impl Shape {
+impl LangShape for TsShape {
+    /// `(await f()).m()`: the member of what the call's promise resolves to.
     fn receiver(self) -> Receiver {
         match self {
-            Shape::Name(n) if n == "super" => Receiver::Super,
-            Shape::Name(n) => Receiver::Path(vec![n]),
-            Shape::Path(p) => Receiver::Path(p),
-            Shape::Call(i) => Receiver::Call(i),
-            Shape::CallThen(i, p) => Receiver::CallThen { call: i, path: p },
-            Shape::New(t) => Receiver::New(t),
-            Shape::Literal(l) => Receiver::Literal(l),
-            Shape::Awaited(inner) => match *inner {
+            TsShape::Awaited(inner) => match *inner {
                 Shape::Call(i) => Receiver::CallThen {
                     call: i,
                     path: vec![AWAIT.to_string()],
                 },
-                other => other.receiver(),
+                other => receiver_of(other),
             },
             _ => Receiver::Unknown,
         }
@@ -138,31 +124,33 @@ impl Shape {
 
     fn arg(self) -> ArgShape {
         match self {
-            Shape::Name(n) => ArgShape::Name(n),
-            Shape::Path(p) => ArgShape::Path(p),
-            Shape::Call(i) => ArgShape::Call(i),
-            Shape::New(t) => ArgShape::New(t),
-            Shape::Literal(l) => ArgShape::Literal(l),
-            Shape::Func(d) => ArgShape::Function(d),
+            TsShape::Func(d) => ArgShape::Function(d),
             _ => ArgShape::Unknown,
         }
     }
 
     fn value(self) -> ValueExpr {
         match self {
-            Shape::Name(n) => ValueExpr::Name(n),
-            Shape::Path(p) => ValueExpr::Attribute { path: p },
-            Shape::Call(i) => ValueExpr::CallResult(i),
-            Shape::New(t) => ValueExpr::New(t),
-            Shape::Literal(l) => ValueExpr::Literal(l),
-            Shape::Func(d) | Shape::Class(d) => ValueExpr::Lambda(d),
-            Shape::Dict(entries) => ValueExpr::Dict(entries),
-            Shape::Awaited(inner) => ValueExpr::Subscript {
+            TsShape::Func(d) | TsShape::Class(d) => ValueExpr::Lambda(d),
+            TsShape::Dict(entries) => ValueExpr::Dict(entries),
+            TsShape::Awaited(inner) => ValueExpr::Subscript {
                 base: Box::new(inner.value()),
                 key: Key::Str(AWAIT.to_string()),
             },
             _ => ValueExpr::Unknown,
         }
+    }
+}
+
+/// What an expression is, as far as calls, receivers and values care.
+type Shape = core::Shape<TsShape>;
+
+/// A shape as a receiver: `super` is the base class's member, anything else as
+/// the core reads it. (`super` stays a [`Shape::Name`] so `super.a.m()` is a path.)
+fn receiver_of(shape: Shape) -> Receiver {
+    match shape {
+        Shape::Name(n) if n == "super" => Receiver::Super,
+        other => other.receiver(),
     }
 }
 
@@ -336,7 +324,7 @@ impl<'s> Extractor<'s> {
             "function_expression" | "function" | "generator_function" | "arrow_function" => {
                 let name = node.child_by_field_name("name");
                 match self.function_like(node, name, DeclKind::Lambda, d) {
-                    Some(idx) => Shape::Func(idx),
+                    Some(idx) => Shape::Lang(TsShape::Func(idx)),
                     None => Shape::Unknown,
                 }
             }
@@ -348,7 +336,7 @@ impl<'s> Extractor<'s> {
                 Shape::Unknown
             }
             "class" => match self.class(node, node.child_by_field_name("name"), d) {
-                Some(idx) => Shape::Class(idx),
+                Some(idx) => Shape::Lang(TsShape::Class(idx)),
                 None => Shape::Unknown,
             },
             "interface_declaration" => {
@@ -459,7 +447,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "await_expression" => match named_children(node).next() {
-                Some(inner) => Shape::Awaited(Box::new(self.walk(inner, d))),
+                Some(inner) => Shape::Lang(TsShape::Awaited(Box::new(self.walk(inner, d)))),
                 None => Shape::Unknown,
             },
             "parenthesized_expression" | "non_null_expression" | "satisfies_expression" => {
@@ -754,8 +742,10 @@ impl<'s> Extractor<'s> {
     /// The export table's value for an exported expression.
     fn exported_value(&mut self, shape: Shape, line: u32) -> BindingValue {
         match shape {
-            Shape::Func(d) | Shape::Class(d) => BindingValue::Decl(d),
-            Shape::Module(spec) => BindingValue::Import(self.module_import(&spec, None, line)),
+            Shape::Lang(TsShape::Func(d) | TsShape::Class(d)) => BindingValue::Decl(d),
+            Shape::Lang(TsShape::Module(spec)) => {
+                BindingValue::Import(self.module_import(&spec, None, line))
+            }
             other => BindingValue::Value(other.value()),
         }
     }
@@ -1415,16 +1405,18 @@ impl<'s> Extractor<'s> {
                 None => Shape::Unknown,
             };
             let value = match shape {
-                Shape::Module(spec) => {
+                Shape::Lang(TsShape::Module(spec)) => {
                     self.bind_module(&spec, &text, line);
                     return;
                 }
-                Shape::ModuleMember(spec, member) => {
+                Shape::Lang(TsShape::ModuleMember(spec, member)) => {
                     self.bind_from(&spec, &member, &text, line);
                     return;
                 }
-                Shape::Awaited(inner) if matches!(*inner, Shape::Module(_)) => {
-                    let Shape::Module(spec) = *inner else {
+                Shape::Lang(TsShape::Awaited(inner))
+                    if matches!(*inner, Shape::Lang(TsShape::Module(_))) =>
+                {
+                    let Shape::Lang(TsShape::Module(spec)) = *inner else {
                         unreachable!()
                     };
                     self.bind_module(&spec, &text, line);
@@ -1444,9 +1436,9 @@ impl<'s> Extractor<'s> {
         }
         let shape = value.map(|v| self.walk(v, d)).unwrap_or(Shape::Unknown);
         let module = match &shape {
-            Shape::Module(spec) => Some(spec.clone()),
-            Shape::Awaited(inner) => match inner.as_ref() {
-                Shape::Module(spec) => Some(spec.clone()),
+            Shape::Lang(TsShape::Module(spec)) => Some(spec.clone()),
+            Shape::Lang(TsShape::Awaited(inner)) => match inner.as_ref() {
+                Shape::Lang(TsShape::Module(spec)) => Some(spec.clone()),
                 _ => None,
             },
             _ => None,
@@ -1563,7 +1555,7 @@ impl<'s> Extractor<'s> {
                     {
                         self.this_holder = holder.clone();
                         match self.function_like(v, key, DeclKind::Function, d) {
-                            Some(idx) => Shape::Func(idx),
+                            Some(idx) => Shape::Lang(TsShape::Func(idx)),
                             None => Shape::Unknown,
                         }
                     } else {
@@ -1605,7 +1597,7 @@ impl<'s> Extractor<'s> {
         entries.reverse();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
-        Shape::Dict(entries)
+        Shape::Lang(TsShape::Dict(entries))
     }
 
     /// The key a subscript's index writes: a string or number literal. An
@@ -1645,7 +1637,9 @@ impl<'s> Extractor<'s> {
                 let name = self.text(left).to_string();
                 let shape = self.walk(right, d);
                 let value = match shape.clone() {
-                    Shape::Func(idx) | Shape::Class(idx) => ValueExpr::Lambda(idx),
+                    Shape::Lang(TsShape::Func(idx) | TsShape::Class(idx)) => {
+                        ValueExpr::Lambda(idx)
+                    }
                     s => s.value(),
                 };
                 self.assign_name(&name, line, value);
@@ -1676,12 +1670,12 @@ impl<'s> Extractor<'s> {
                 }
                 let shape = if is_function {
                     match self.function_like(right, prop, DeclKind::Function, d) {
-                        Some(idx) => Shape::Func(idx),
+                        Some(idx) => Shape::Lang(TsShape::Func(idx)),
                         None => Shape::Unknown,
                     }
                 } else if right.kind() == "class" {
                     match self.class_named(right, right.child_by_field_name("name"), prop, d) {
-                        Some(idx) => Shape::Class(idx),
+                        Some(idx) => Shape::Lang(TsShape::Class(idx)),
                         None => Shape::Unknown,
                     }
                 } else {
@@ -1838,28 +1832,17 @@ impl<'s> Extractor<'s> {
             return Shape::Unknown;
         };
         match base {
-            Shape::Name(n) => Shape::Path(vec![n, prop]),
-            Shape::Path(mut p) => {
-                p.push(prop);
-                Shape::Path(p)
-            }
-            Shape::Call(i) => Shape::CallThen(i, vec![prop]),
-            Shape::CallThen(i, mut p) => {
-                p.push(prop);
-                Shape::CallThen(i, p)
-            }
-            Shape::Awaited(inner) => match *inner {
+            Shape::Lang(TsShape::Awaited(inner)) => match *inner {
                 Shape::Call(i) => Shape::CallThen(i, vec![AWAIT.to_string(), prop]),
                 _ => Shape::Unknown,
             },
-            Shape::Module(spec) => Shape::ModuleMember(spec, prop),
-            _ => Shape::Unknown,
+            Shape::Lang(TsShape::Module(spec)) => Shape::Lang(TsShape::ModuleMember(spec, prop)),
+            other => other.then(&prop),
         }
     }
 
-    fn push_call(&mut self, call: Call) -> CallIdx {
-        self.facts.calls.push(call);
-        (self.facts.calls.len() - 1) as CallIdx
+    fn push_call(&mut self, site: CallSite) -> CallIdx {
+        core::push_call(&mut self.facts, self.owner, self.scope, site)
     }
 
     fn args(&mut self, node: Option<Node>, d: u32) -> Vec<ArgShape> {
@@ -1922,7 +1905,7 @@ impl<'s> Extractor<'s> {
                 self.request(s, ModuleSyntax::DynamicImport);
             }
             return match spec {
-                Some(s) => Shape::Module(s),
+                Some(s) => Shape::Lang(TsShape::Module(s)),
                 None => Shape::Unknown,
             };
         }
@@ -1950,7 +1933,7 @@ impl<'s> Extractor<'s> {
                 let index = function.child_by_field_name("index");
                 let key = index.and_then(|i| self.index_key(i));
                 let receiver = object
-                    .map(|o| self.walk(o, d).receiver())
+                    .map(|o| receiver_of(self.walk(o, d)))
                     .unwrap_or(Receiver::Unknown);
                 match (key, index) {
                     // `a["m"]()` is the member call `a.m()`, named at the key.
@@ -1982,7 +1965,7 @@ impl<'s> Extractor<'s> {
                     Shape::Call(i) => (Callee::Result(i), function, CallKind::Call),
                     // `(function () { … })()`: the function expression is called
                     // where it is written (bound under its own name to be found).
-                    Shape::Func(idx) => {
+                    Shape::Lang(TsShape::Func(idx)) => {
                         let name = self.facts.decls[idx as usize].name.clone();
                         self.bind(&name, 0, BindingValue::Decl(idx));
                         (Callee::Name(name), function, CallKind::Call)
@@ -2022,24 +2005,17 @@ impl<'s> Extractor<'s> {
         if let Some(s) = &spec {
             self.request(s, ModuleSyntax::Require);
         }
-        let call = Call {
-            line: line_of(at),
-            column: column_of(at),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
+        let call = CallSite {
             kind,
             args,
-            keyword_args: 0,
-            keywords: Vec::new(),
             has_splat: arguments
                 .is_some_and(|a| named_children(a).any(|c| c.kind() == "spread_element")),
             type_args,
-            wrote: self.wrote(function),
+            ..CallSite::new(at, callee, self.wrote(function))
         };
         let idx = self.push_call(call);
         match spec {
-            Some(s) => Shape::Module(s),
+            Some(s) => Shape::Lang(TsShape::Module(s)),
             None => Shape::Call(idx),
         }
     }
@@ -2050,7 +2026,7 @@ impl<'s> Extractor<'s> {
         let prop = member.child_by_field_name("property");
         let receiver = member
             .child_by_field_name("object")
-            .map(|o| self.walk(o, d).receiver())
+            .map(|o| receiver_of(self.walk(o, d)))
             .unwrap_or(Receiver::Unknown);
         let p = prop?;
         let name = self.text(p).to_string();
@@ -2094,19 +2070,11 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("type_arguments")
             .map(|t| named_children(t).count() as u32)
             .unwrap_or(0);
-        let call = Call {
-            line: line_of(at),
-            column: column_of(at),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
+        let call = CallSite {
             kind: CallKind::New,
             args,
-            keyword_args: 0,
-            keywords: Vec::new(),
-            has_splat: false,
             type_args,
-            wrote: self.wrote(ctor),
+            ..CallSite::new(at, callee, self.wrote(ctor))
         };
         self.push_call(call);
         match ty {
@@ -2143,20 +2111,7 @@ impl<'s> Extractor<'s> {
                 _ => None,
             };
             if let Some((callee, at)) = callee {
-                let call = Call {
-                    line: line_of(at),
-                    column: column_of(at),
-                    caller: self.owner,
-                    scope: self.scope,
-                    callee,
-                    kind: CallKind::Call,
-                    args: Vec::new(),
-                    keyword_args: 0,
-                    keywords: Vec::new(),
-                    has_splat: false,
-                    type_args: 0,
-                    wrote: self.wrote(name),
-                };
+                let call = CallSite::new(at, callee, self.wrote(name));
                 self.push_call(call);
             }
         }
@@ -2198,7 +2153,7 @@ impl<'s> Extractor<'s> {
             "member_expression" => {
                 let receiver = inner
                     .child_by_field_name("object")
-                    .map(|o| self.walk(o, d).receiver())
+                    .map(|o| receiver_of(self.walk(o, d)))
                     .unwrap_or(Receiver::Unknown);
                 match inner.child_by_field_name("property") {
                     Some(p) => (
@@ -2225,19 +2180,9 @@ impl<'s> Extractor<'s> {
                 return;
             }
         };
-        let call = Call {
-            line: line_of(at),
-            column: column_of(at),
-            caller: self.owner,
-            scope: self.scope,
-            callee,
+        let call = CallSite {
             kind: CallKind::Decorator,
-            args: Vec::new(),
-            keyword_args: 0,
-            keywords: Vec::new(),
-            has_splat: false,
-            type_args: 0,
-            wrote: self.wrote(inner),
+            ..CallSite::new(at, callee, self.wrote(inner))
         };
         self.push_call(call);
     }
