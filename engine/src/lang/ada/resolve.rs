@@ -20,7 +20,7 @@
 
 use crate::facts::{
     ArgShape, BindingValue, Call, Callee, Decl, DeclKind, FileFacts, ImportKind, LiteralType,
-    Receiver, ScopeIdx, TypeRef, ValueRef,
+    Param, Receiver, ScopeIdx, TypeRef, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::ada::frontend::tagged;
@@ -703,23 +703,27 @@ fn decide(
     }
 }
 
+/// Each argument of the call with the parameter it is passed to: positional
+/// ones in order, named ones (`X => 1`) by name.
+fn passed<'a>(decl: &'a Decl, call: &'a Call) -> impl Iterator<Item = (&'a ArgShape, &'a Param)> {
+    let positional = call.args.iter().zip(&decl.params);
+    let named = call
+        .keywords
+        .iter()
+        .filter_map(|(name, arg)| Some((arg, decl.params.iter().find(|p| &p.name == name)?)));
+    positional.chain(named)
+}
+
 /// Whether some literal argument of the call can never be a value of the
 /// parameter it is passed to (by position or by name): only what the RM makes
 /// certain counts (a string literal is no record, access, scalar or Character
 /// value); a type the engine cannot class keeps the candidate.
 fn literal_cannot_pass(index: &TreeIndex, callee: Eid, call: &Call) -> bool {
     let decl = index.decl(callee);
-    let positional = call.args.iter().zip(&decl.params);
-    let named = call
-        .keywords
-        .iter()
-        .filter_map(|(name, arg)| Some((arg, decl.params.iter().find(|p| &p.name == name)?)));
-    positional
-        .chain(named)
-        .any(|(arg, param)| match (arg, &param.ty) {
-            (ArgShape::Literal(literal), Some(ty)) => type_refuses(index, callee, ty, *literal),
-            _ => false,
-        })
+    passed(decl, call).any(|(arg, param)| match (arg, &param.ty) {
+        (ArgShape::Literal(literal), Some(ty)) => type_refuses(index, callee, ty, *literal),
+        _ => false,
+    })
 }
 
 /// Whether some argument that is an object or parameter of the caller (`Suite`)
@@ -739,40 +743,33 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
     if in_generic(index, callee) {
         return false;
     }
-    let positional = call.args.iter().zip(&decl.params);
-    let named = call
-        .keywords
-        .iter()
-        .filter_map(|(name, arg)| Some((arg, decl.params.iter().find(|p| &p.name == name)?)));
-    positional
-        .chain(named)
-        .any(|(arg, param)| match (arg, &param.ty) {
-            (ArgShape::Name(object), Some(param_ty)) => {
-                let Some(arg_ty) = object_type(index, caller, call.scope, object) else {
-                    return false;
-                };
-                let (Some(a), Some(p)) = (arg_ty.last(), param_ty.last()) else {
-                    return false;
-                };
-                if a == p {
-                    return false;
-                }
-                let arg_sight = type_sight(index, caller, call.scope, &arg_ty);
-                let param_sight = type_sight(index, callee.file, decl.scope, param_ty);
-                match (arg_sight, param_sight) {
-                    (Sight::Tree(types), Sight::Tree(_)) => {
-                        derives_from(index, &types, p, true, 0) == Some(false)
-                    }
-                    (Sight::Tree(types), Sight::Outside) => {
-                        derives_from(index, &types, p, false, 0) == Some(false)
-                    }
-                    // A type outside the tree derives from none of the tree's.
-                    (Sight::Outside, Sight::Tree(_)) => true,
-                    _ => false,
-                }
+    passed(decl, call).any(|(arg, param)| match (arg, &param.ty) {
+        (ArgShape::Name(object), Some(param_ty)) => {
+            let Some(arg_ty) = object_type(index, caller, call.scope, object) else {
+                return false;
+            };
+            let (Some(a), Some(p)) = (arg_ty.last(), param_ty.last()) else {
+                return false;
+            };
+            if a == p {
+                return false;
             }
-            _ => false,
-        })
+            let arg_sight = type_sight(index, caller, call.scope, &arg_ty);
+            let param_sight = type_sight(index, callee.file, decl.scope, param_ty);
+            match (arg_sight, param_sight) {
+                (Sight::Tree(types), Sight::Tree(_)) => {
+                    derives_from(index, &types, p, true, 0) == Some(false)
+                }
+                (Sight::Tree(types), Sight::Outside) => {
+                    derives_from(index, &types, p, false, 0) == Some(false)
+                }
+                // A type outside the tree derives from none of the tree's.
+                (Sight::Outside, Sight::Tree(_)) => true,
+                _ => false,
+            }
+        }
+        _ => false,
+    })
 }
 
 /// What a written type name denotes, as far as the engine can be certain.

@@ -1637,9 +1637,7 @@ impl<'s> Extractor<'s> {
                 let name = self.text(left).to_string();
                 let shape = self.walk(right, d);
                 let value = match shape.clone() {
-                    Shape::Lang(TsShape::Func(idx) | TsShape::Class(idx)) => {
-                        ValueExpr::Lambda(idx)
-                    }
+                    Shape::Lang(TsShape::Func(idx) | TsShape::Class(idx)) => ValueExpr::Lambda(idx),
                     s => s.value(),
                 };
                 self.assign_name(&name, line, value);
