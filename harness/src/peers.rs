@@ -551,7 +551,7 @@ fn pair_call(
 /// the engine's.
 pub fn render_section(md: &mut String, measurements: &Measurements) {
     let mut by_corpus: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
-    for row in &measurements.rows {
+    for row in measurements.rows.iter().filter(|r| is_peer_row(r)) {
         if let Some((corpus, _)) = row.id.split_once('@') {
             by_corpus.entry(corpus).or_default().push(row);
         }
@@ -581,6 +581,12 @@ pub fn render_section(md: &mut String, measurements: &Measurements) {
         }
         md.push('\n');
     }
+}
+
+/// Whether a row is another tool's (`<corpus>@<tool>`): a row of the engine judged
+/// by a corpus's other oracle (`express@jstrace`) is the engine, not a peer.
+fn is_peer_row(row: &Row) -> bool {
+    row.id.contains('@') && row.engine.name != "callgraph"
 }
 
 const PEER_HEADER: &[&str] = &[
@@ -671,6 +677,23 @@ mod tests {
         "pkg__m__C__run" -> "__open" [style="solid"];
         "pkg__m__f" -> "pkg__m__X" [style="solid"];
     }"#;
+
+    #[test]
+    fn the_engine_under_another_oracle_is_no_peer() {
+        let row = |id: &str, tool: &str| Row {
+            id: id.into(),
+            engine: crate::model::NameVersion {
+                name: tool.into(),
+                version: "1".into(),
+            },
+            ..Row::default()
+        };
+        assert!(is_peer_row(&row("click@pyan3", "pyan3")));
+        // A peer that failed before it said its name is still a peer.
+        assert!(is_peer_row(&row("click@jarvis", "")));
+        assert!(!is_peer_row(&row("express@jstrace", "callgraph")));
+        assert!(!is_peer_row(&row("express", "callgraph")));
+    }
 
     #[test]
     fn pyan3_nodes_become_entities_and_uses_pair_only_calls() {
