@@ -43,7 +43,9 @@ use crate::truth::{ColumnUnit, OracleStamp, Truth, TruthSite, TRUTH_SCHEMA};
 pub const HELPER: &str = include_str!("../jstrace/jstrace.js");
 /// The oracle's name in corpora.json.
 pub const NAME: &str = "jstrace";
-const ADAPTER_VERSION: &str = "1";
+/// 2: the express and qs locks lost their `funding` metadata (sponsor URLs, no
+/// host belongs in the repository); the packages they install are the same.
+const ADAPTER_VERSION: &str = "2";
 
 /// The helper's own pins (acorn).
 const HELPER_LOCK: Lock = Lock {

@@ -70,7 +70,7 @@ const PINS: &[(&str, &str, &[Digest])] = &[
     ),
     (
         "jstrace",
-        "1",
+        "2",
         &[
             (
                 "jstrace/jstrace.js",
@@ -90,7 +90,7 @@ const PINS: &[(&str, &str, &[Digest])] = &[
             ),
             (
                 "jstrace/express/package-lock.json",
-                "3b4f664b21f0728afcac3d193cf328f87d7ee13ef28c1980fab3fad06b2eb27f",
+                "6cc184be3dbf38f06bab5729fae6416c7bc83304b965a2ab3361d6f796f36149",
             ),
             (
                 "jstrace/qs/package.json",
@@ -98,7 +98,7 @@ const PINS: &[(&str, &str, &[Digest])] = &[
             ),
             (
                 "jstrace/qs/package-lock.json",
-                "c50936360196c45f137b61eca706e177e2f2edd3d50d8a9d09a5d100383bac7b",
+                "029c25e0c16e3b90ae7d0002aca63cbe4b3e6cf3bce4b26c33dc97765fa73f03",
             ),
         ],
     ),
