@@ -25,9 +25,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sha2::{Digest, Sha256};
-
-use crate::gotypes::{go_env, go_version_word, run_goflags, HELPER_GO_MOD, HELPER_GO_SUM};
+use crate::gotypes::{
+    build_go_program, go_env, go_version_word, run_goflags, GoProgram, HELPER_GO_MOD, HELPER_GO_SUM,
+};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
 use crate::truth::{OracleStamp, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA};
@@ -109,39 +109,20 @@ fn build_command(
     cache: &Path,
     bound: Duration,
 ) -> Result<PathBuf, Outcome> {
-    let mut hasher = Sha256::new();
-    for part in [COMMAND, HELPER_GO_MOD, HELPER_GO_SUM, version] {
-        hasher.update(part.as_bytes());
-        hasher.update(b"\0");
-    }
-    let key: String = hasher.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let dir = cache.join(format!("callgraph-{key}"));
-    let binary = dir.join("callgraph");
-    if binary.is_file() {
-        return Ok(binary);
-    }
-    let partial = cache.join(format!("callgraph-{key}.partial"));
-    let _ = std::fs::remove_dir_all(&partial);
-    std::fs::create_dir_all(&partial)
-        .map_err(|e| failed(format!("cannot create {}: {e}", partial.display())))?;
-    for (name, text) in [("go.mod", HELPER_GO_MOD), ("go.sum", HELPER_GO_SUM)] {
-        std::fs::write(partial.join(name), text)
-            .map_err(|e| failed(format!("cannot write the module's {name}: {e}")))?;
-    }
-    go_env(
-        go.command(&partial)
-            .args(["build", "-o", "callgraph", COMMAND])
-            .timeout(bound),
+    build_go_program(
+        &GoProgram {
+            dir_prefix: "callgraph",
+            binary: "callgraph",
+            package: COMMAND,
+            files: &[("go.mod", HELPER_GO_MOD), ("go.sum", HELPER_GO_SUM)],
+            key: &[COMMAND, HELPER_GO_MOD, HELPER_GO_SUM, version],
+            what: "command",
+            failed,
+        },
+        go,
         cache,
+        bound,
     )
-    .run()?;
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::rename(&partial, &dir)
-        .map_err(|e| failed(format!("cannot move the command into place: {e}")))?;
-    Ok(binary)
 }
 
 /// One edge of the command's output.

@@ -153,8 +153,57 @@ fn build_helper(
     cache: &Path,
     bound: Duration,
 ) -> Result<PathBuf, Outcome> {
+    build_go_program(
+        &GoProgram {
+            dir_prefix: "helper",
+            binary: "gotypes",
+            package: ".",
+            files: &[
+                ("main.go", HELPER_MAIN),
+                ("go.mod", HELPER_GO_MOD),
+                ("go.sum", HELPER_GO_SUM),
+            ],
+            key: &[HELPER_MAIN, HELPER_GO_MOD, HELPER_GO_SUM, version],
+            what: "helper",
+            failed,
+        },
+        go,
+        cache,
+        bound,
+    )
+}
+
+/// A Go program built from the pinned module (this helper, or a command of
+/// x/tools for a second reading).
+pub(crate) struct GoProgram<'a> {
+    /// The cache directory's name before its key.
+    pub dir_prefix: &'a str,
+    /// The binary's file name.
+    pub binary: &'a str,
+    /// What `go build` builds (`.`, or an import path of the module's requirements).
+    pub package: &'a str,
+    /// The files written into the build directory.
+    pub files: &'a [(&'a str, &'a str)],
+    /// What the cache key is the sha256 of (the sources, the toolchain version).
+    pub key: &'a [&'a str],
+    /// The program, as error messages name it.
+    pub what: &'a str,
+    /// The adapter's own failure outcome.
+    pub failed: fn(String) -> Outcome,
+}
+
+/// Builds a Go program once per key under the cache: in a partial directory that
+/// is moved into place only when `go build` succeeded, so a half-done build is
+/// never reused.
+pub(crate) fn build_go_program(
+    program: &GoProgram<'_>,
+    go: &Tool,
+    cache: &Path,
+    bound: Duration,
+) -> Result<PathBuf, Outcome> {
+    let failed = program.failed;
     let mut hasher = Sha256::new();
-    for part in [HELPER_MAIN, HELPER_GO_MOD, HELPER_GO_SUM, version] {
+    for part in program.key {
         hasher.update(part.as_bytes());
         hasher.update(b"\0");
     }
@@ -162,33 +211,29 @@ fn build_helper(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let dir = cache.join(format!("helper-{key}"));
-    let binary = dir.join("gotypes");
+    let dir = cache.join(format!("{}-{key}", program.dir_prefix));
+    let binary = dir.join(program.binary);
     if binary.is_file() {
         return Ok(binary);
     }
-    let partial = cache.join(format!("helper-{key}.partial"));
+    let partial = cache.join(format!("{}-{key}.partial", program.dir_prefix));
     let _ = std::fs::remove_dir_all(&partial);
     std::fs::create_dir_all(&partial)
         .map_err(|e| failed(format!("cannot create {}: {e}", partial.display())))?;
-    for (name, text) in [
-        ("main.go", HELPER_MAIN),
-        ("go.mod", HELPER_GO_MOD),
-        ("go.sum", HELPER_GO_SUM),
-    ] {
+    for (name, text) in program.files {
         std::fs::write(partial.join(name), text)
-            .map_err(|e| failed(format!("cannot write the helper's {name}: {e}")))?;
+            .map_err(|e| failed(format!("cannot write the {}'s {name}: {e}", program.what)))?;
     }
     go_env(
         go.command(&partial)
-            .args(["build", "-o", "gotypes", "."])
+            .args(["build", "-o", program.binary, program.package])
             .timeout(bound),
         cache,
     )
     .run()?;
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::rename(&partial, &dir)
-        .map_err(|e| failed(format!("cannot move the helper into place: {e}")))?;
+        .map_err(|e| failed(format!("cannot move the {} into place: {e}", program.what)))?;
     Ok(binary)
 }
 
