@@ -356,8 +356,25 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
             "update",
         ],
     ),
+    // RM B.3.2: a generic; its operators are no sites.
+    (
+        "interfaces.c.pointers",
+        &[
+            "value",
+            "virtual_length",
+            "copy_terminated_array",
+            "copy_array",
+            "increment",
+            "decrement",
+        ],
+    ),
     ("system", &[]),
     ("system.storage_elements", &["to_address", "to_integer"]),
+    // RM 13.7.2.
+    (
+        "system.address_to_access_conversions",
+        &["to_pointer", "to_address"],
+    ),
 ];
 
 /// The listed subprogram names of a language-defined package, when it is listed.

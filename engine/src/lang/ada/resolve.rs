@@ -261,14 +261,28 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
         let Some(parent) = &field.ty else { continue };
         if parent.path.len() < 2 {
             // `type D is new T`: T is declared here (its primitives are this
-            // package's, searched already) or is use-visible: not followed.
-            if !policy::is_standard_scalar(&parent.path[0])
-                && !index
-                    .members(pkg, &parent.path[0])
-                    .iter()
-                    .any(|&t| index.decl(t).kind == DeclKind::Record)
+            // package's, searched already), in an enclosing unit or an ancestor
+            // (`new Result_Listener` in a child of the unit declaring it), or is
+            // use-visible: followed to the package that declares it when the
+            // engine finds it for certain.
+            if index
+                .members(pkg, &parent.path[0])
+                .iter()
+                .any(|&t| index.decl(t).kind == DeclKind::Record)
             {
-                unknown = true;
+                continue;
+            }
+            match type_sight(index, pkg.file, field.scope, parent) {
+                Sight::Tree(types) => {
+                    for p in declaring_packages(index, &types) {
+                        if p != pkg && !out.contains(&p) {
+                            out.push(p);
+                            unknown |= inherited(index, p, name, out, hops + 1);
+                        }
+                    }
+                }
+                Sight::Outside if policy::is_standard_scalar(&parent.path[0]) => {}
+                _ => unknown = true,
             }
             continue;
         }
@@ -291,6 +305,20 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
         }
     }
     unknown
+}
+
+/// The packages whose declarative regions hold these type declarations (a
+/// type's primitives are declared beside it).
+fn declaring_packages(index: &TreeIndex, types: &[Eid]) -> Vec<Eid> {
+    let mut out: Vec<Eid> = Vec::new();
+    for &t in types {
+        let Some(p) = index.decl(t).parent else { continue };
+        let p = Eid { file: t.file, decl: p };
+        if is_package(index.decl(p)) && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
 }
 
 fn nested_package(index: &TreeIndex, pkg: Eid, name: &str) -> Option<Eid> {
@@ -1094,7 +1122,7 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     for p in parents {
         candidates.extend(members(index, p, name));
     }
-    if before == 0 && !candidates.is_empty() && (outside_homonym || unknown_use) {
+    if !candidates.is_empty() && (outside_homonym || unknown_use) {
         // Only `use` (or inheritance) makes the tree's declarations visible here,
         // and a `use`d package the engine cannot read may declare the same name
         // with another profile (`Length` of a bounded string): types decide.
