@@ -841,6 +841,9 @@ pub enum ArgShape {
     Cast(TypeRef),
     /// Java `c ? a : b`.
     Either(Box<ArgShape>, Box<ArgShape>),
+    /// Ada `X'Access` (`'Unchecked_Access`, `'Unrestricted_Access`): an access
+    /// value designating what the path names, a subprogram or an object.
+    Access(Vec<String>),
     Unknown,
 }
 

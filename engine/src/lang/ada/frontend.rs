@@ -209,7 +209,12 @@ const TYPE_CLASSES: &[(&str, &[&str])] = &[
     ("record_type_definition", &["type_class:record"]),
     ("interface_type_definition", &["type_class:record"]),
     ("access_to_object_definition", &["type_class:access"]),
-    ("access_to_subprogram_definition", &["type_class:access"]),
+    // Its profile is the declaration's `params` and `returns` (an `X'Access`
+    // of a subprogram of another profile is never its value, RM 3.10.2).
+    (
+        "access_to_subprogram_definition",
+        &["type_class:access_subprogram"],
+    ),
     ("signed_integer_type_definition", &["type_class:integer"]),
     ("modular_type_definition", &["type_class:integer"]),
     ("floating_point_definition", &["type_class:real"]),
@@ -703,7 +708,7 @@ impl<'s> Walker<'s> {
         let decl = self.declare(name, DeclKind::Record, cx, node, &tags);
         if matches!(
             tags.as_slice(),
-            ["type_class:record"] | ["type_class:access"]
+            ["type_class:record"] | ["type_class:access"] | ["type_class:access_subprogram"]
         ) {
             let type_name = self.facts.decls[decl as usize].name.clone();
             self.composite_types.insert((cx.parent, type_name));
@@ -722,6 +727,12 @@ impl<'s> Walker<'s> {
             }
         }
         let scope = self.open_scope(ScopeKind::Class, cx.scope, decl);
+        if let Some(definition) =
+            named_children(node).find(|c| c.kind() == "access_to_subprogram_definition")
+        {
+            // The profile's parameter names are bound in the type's own scope.
+            self.profile(definition, decl, scope);
+        }
         let inner = Ctx {
             scope,
             caller: cx.caller,
@@ -889,11 +900,16 @@ impl<'s> Walker<'s> {
         (args, keywords)
     }
 
-    /// A literal or a bare name; anything else is unknown.
+    /// A literal, a bare name or `X'Access`; anything else is unknown.
     fn arg_shape(&self, expression: Node) -> ArgShape {
         let mut cur = expression;
         // expression → term → the one primary.
         for _ in 0..2 {
+            if cur.kind() == "term" {
+                if let Some(access) = self.access_attribute(cur) {
+                    return access;
+                }
+            }
             if named_children(cur).count() != 1 {
                 return ArgShape::Unknown;
             }
@@ -909,6 +925,27 @@ impl<'s> Walker<'s> {
             "identifier" => ArgShape::Name(lower(self.src, cur)),
             _ => ArgShape::Unknown,
         }
+    }
+
+    /// A term that is exactly `Name'Access` (or `'Unchecked_Access`,
+    /// `'Unrestricted_Access`): the access value of what the name denotes.
+    fn access_attribute(&self, term: Node) -> Option<ArgShape> {
+        let kids: Vec<Node> = named_children(term).collect();
+        let [prefix, tick, designator] = kids.as_slice() else {
+            return None;
+        };
+        if tick.kind() != "tick" || designator.kind() != "attribute_designator" {
+            return None;
+        }
+        let attribute = crate::lang::node_text(self.src, *designator).to_ascii_lowercase();
+        if !matches!(
+            attribute.as_str(),
+            "access" | "unchecked_access" | "unrestricted_access"
+        ) || !matches!(prefix.kind(), "identifier" | "selected_component")
+        {
+            return None;
+        }
+        dotted(self.src, *prefix).map(ArgShape::Access)
     }
 
     /// A name read as a value: a call when it names a subprogram some file of the

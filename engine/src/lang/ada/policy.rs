@@ -415,6 +415,10 @@ pub const TYPE_CLASS_REFUSES: &[(&str, &[LiteralType])] = &[
         "type_class:access",
         &[LiteralType::Str, LiteralType::Char, LiteralType::Int],
     ),
+    (
+        "type_class:access_subprogram",
+        &[LiteralType::Str, LiteralType::Char, LiteralType::Int],
+    ),
     ("type_class:integer", &[LiteralType::Str, LiteralType::Char]),
     ("type_class:real", &[LiteralType::Str, LiteralType::Char]),
     (

@@ -312,8 +312,13 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
 fn declaring_packages(index: &TreeIndex, types: &[Eid]) -> Vec<Eid> {
     let mut out: Vec<Eid> = Vec::new();
     for &t in types {
-        let Some(p) = index.decl(t).parent else { continue };
-        let p = Eid { file: t.file, decl: p };
+        let Some(p) = index.decl(t).parent else {
+            continue;
+        };
+        let p = Eid {
+            file: t.file,
+            decl: p,
+        };
         if is_package(index.decl(p)) && !out.contains(&p) {
             out.push(p);
         }
@@ -717,6 +722,11 @@ fn decide(
         // with `Suite : Test_Suite` against `T : Test_Case`).
         entities.retain(|&e| !object_cannot_pass(index, caller, e, call));
     }
+    if entities.len() > 1 {
+        // Overloads an `X'Access` argument tells apart (`Add_Test_Routine (T,
+        // Test_Assert'Access, …)` against an access type of another profile).
+        entities.retain(|&e| !access_cannot_pass(index, caller, e, call));
+    }
     match entities.as_slice() {
         [] => Decision::Refuse(Reason::Ambiguous),
         [one] => {
@@ -798,6 +808,90 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
         }
         _ => false,
     })
+}
+
+/// Whether some `X'Access` argument, X a subprogram, can never be a value of
+/// the parameter's type: an access-to-subprogram type's designated profile must
+/// conform (RM 3.10.2(32): as many parameters, a function for a function), and
+/// no other type's value is a subprogram's access. Only certain readings count:
+/// the parameter's type a full type of the tree outside any generic, and X a
+/// name every visible declaration of which the engine sees (in the writer's
+/// regions or its unit's and ancestors' specs) with none of another kind.
+fn access_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> bool {
+    let decl = index.decl(callee);
+    if in_generic(index, callee) {
+        return false;
+    }
+    passed(decl, call).any(|(arg, param)| match (arg, &param.ty) {
+        (ArgShape::Access(path), Some(param_ty)) => {
+            let [name] = path.as_slice() else {
+                return false;
+            };
+            let Some(designated) = visible_subprograms(index, caller, call.scope, name) else {
+                return false;
+            };
+            let Sight::Tree(types) = type_sight(index, callee.file, decl.scope, param_ty) else {
+                return false;
+            };
+            types.iter().all(|&t| {
+                let ty = index.decl(t);
+                if tagged(ty, "type_class:access_subprogram") {
+                    !designated.iter().any(|&s| conforms(index.decl(s), ty))
+                } else {
+                    // A record, an access-to-object type, a scalar: never a
+                    // subprogram's access. A private view has no class: kept.
+                    ty.decorators
+                        .iter()
+                        .any(|d| d.path.len() == 1 && d.path[0].starts_with("type_class:"))
+                }
+            })
+        }
+        _ => false,
+    })
+}
+
+/// Whether a subprogram's profile has the shape of an access-to-subprogram
+/// type's: as many parameters, and a result exactly when the type has one.
+fn conforms(subprogram: &Decl, access: &Decl) -> bool {
+    subprogram.params.len() == access.params.len()
+        && subprogram.returns.is_some() == access.returns.is_some()
+}
+
+/// The subprograms a bare name denotes where it is written, when the engine is
+/// certain it sees them all: declared in the writer's regions or its unit's and
+/// ancestors' specs, none hidden behind an object, and no `use` clause in the
+/// file that could add another (a used package's declarations overload them).
+fn visible_subprograms(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    name: &str,
+) -> Option<Vec<Eid>> {
+    let mut found = match local(index, fi, scope, name) {
+        Local::Callables(c) => c,
+        Local::Nothing => Vec::new(),
+        Local::Object | Local::Package(_) => return None,
+    };
+    for (spec, _) in enclosing_units(index, fi) {
+        found.extend(members(index, spec, name));
+    }
+    // A library subprogram the file's context `with`s (`with Run;`) is visible too.
+    let withed_unit = context_files(index, fi).into_iter().any(|cf| {
+        index.file(cf).imports.iter().any(|import| {
+            matches!(&import.kind, ImportKind::AdaWith { path }
+                if path.last().map(String::as_str) == Some(name))
+        })
+    });
+    if withed_unit {
+        return None;
+    }
+    let used = used_packages(index, fi, scope);
+    let used_may_add = used.iter().any(|p| match p {
+        Pkg::InTree(p) => !members(index, *p, name).is_empty(),
+        Pkg::Outside(s) => policy::outside_may_declare(s, name),
+        Pkg::Unknown => true,
+    });
+    (!found.is_empty() && !used_may_add).then_some(found)
 }
 
 /// What a written type name denotes, as far as the engine can be certain.

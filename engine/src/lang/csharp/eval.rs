@@ -543,7 +543,7 @@ pub fn arg_type(cx: &Cx, site: Site, arg: &ArgShape) -> CsType {
             (x, y) if x == y => x,
             _ => CsType::Unknown,
         },
-        ArgShape::ClassLiteral | ArgShape::Unknown => CsType::Unknown,
+        ArgShape::ClassLiteral | ArgShape::Access(_) | ArgShape::Unknown => CsType::Unknown,
     }
 }
 

@@ -436,7 +436,7 @@ pub fn arg_type(cx: &Cx, site: Site, arg: &ArgShape) -> JType {
             (x, y) if x == y => x,
             _ => JType::Unknown,
         },
-        ArgShape::Unknown => JType::Unknown,
+        ArgShape::Access(_) | ArgShape::Unknown => JType::Unknown,
     }
 }
 
