@@ -47,6 +47,7 @@ fixtures!(
     overloads,
     hidden_members,
     preprocessor,
+    method_groups,
 );
 
 /// `defines.txt` as the build with `NET20` and `DEBUG` compiles it.

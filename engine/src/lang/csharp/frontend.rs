@@ -22,7 +22,7 @@ use tree_sitter::Node;
 use crate::facts::{
     ArgShape, BindingValue, CallKind, Callee, Decl, DeclIdx, DeclKind, Decorator, Field, FileFacts,
     Import, ImportKind, LiteralType, Param, Receiver, ReturnValue, ScopeIdx, ScopeKind, TypeRef,
-    ValueExpr,
+    ValueExpr, ValueRef,
 };
 use crate::lang::classes::{self, FactsWalk};
 use crate::lang::core::{self, push_call, CallSite, LangShape, MAX_DEPTH};
@@ -258,7 +258,7 @@ impl<'s> Extractor<'s> {
             "assignment_expression" => {
                 // The value first: a call on the right runs before the store.
                 if let Some(r) = node.child_by_field_name("right") {
-                    self.walk(r, d);
+                    self.value(r, d);
                 }
                 if let Some(l) = node.child_by_field_name("left") {
                     self.walk(l, d);
@@ -884,7 +884,7 @@ impl<'s> Extractor<'s> {
             let Some(name) = d.child_by_field_name("name") else {
                 continue;
             };
-            let value = declarator_value(d).map(|v| self.walk(v, depth));
+            let value = declarator_value(d).map(|v| self.value(v, depth));
             let value = match value {
                 Some(Shape::New(t)) => Some(ValueExpr::New(t)),
                 _ => None,
@@ -934,7 +934,7 @@ impl<'s> Extractor<'s> {
             let Some(name) = d.child_by_field_name("name") else {
                 continue;
             };
-            let value = declarator_value(d).map(|v| self.walk(v, depth));
+            let value = declarator_value(d).map(|v| self.value(v, depth));
             let binding = local_binding(ty.clone(), value);
             let text = self.text(name).to_string();
             self.bind(&text, line_of(name), binding);
@@ -1035,7 +1035,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn return_statement(&mut self, node: Node, depth: u32) {
-        let shape = expression_child(node).map(|e| self.walk(e, depth));
+        let shape = expression_child(node).map(|e| self.value(e, depth));
         match shape {
             Some(s) => self.count_return(&s),
             None => {
@@ -1104,6 +1104,58 @@ impl<'s> Extractor<'s> {
 
     // ----- calls ---------------------------------------------------------------------------
 
+    /// An expression in a place that takes a value (an argument, the right of an
+    /// assignment, an initializer, a `return`): a bare name or a member read
+    /// there may be a method group converted to a delegate (`+= OnClick`,
+    /// `new EventHandler(this.OnClick)`, `list.ForEach(Print)`), so it is kept as
+    /// a reference; the resolver keeps only those that name a method.
+    fn value(&mut self, node: Node, depth: u32) -> CsShape {
+        let shape = self.walk(node, depth);
+        let name = match node.kind() {
+            "identifier" => Some(node),
+            "member_access_expression" => node
+                .child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier"),
+            _ => None,
+        };
+        if let Some(name) = name {
+            self.method_group(node, name, &shape);
+        }
+        shape
+    }
+
+    /// A possible method group `M` or `recv.M`, at the name's token.
+    fn method_group(&mut self, node: Node, name: Node, shape: &CsShape) {
+        let target = match shape {
+            Shape::Name(n) => Callee::Name(n.clone()),
+            Shape::Path(p) if p.len() > 1 => Callee::Member {
+                receiver: Receiver::Path(p[..p.len() - 1].to_vec()),
+                name: p[p.len() - 1].clone(),
+            },
+            Shape::CallThen(c, p) if !p.is_empty() => Callee::Member {
+                receiver: match p.len() {
+                    1 => Receiver::Call(*c),
+                    n => Receiver::CallThen {
+                        call: *c,
+                        path: p[..n - 1].to_vec(),
+                    },
+                },
+                name: p[p.len() - 1].clone(),
+            },
+            _ => return,
+        };
+        let wrote = core::wrote(self.src, node.start_byte(), name.end_byte());
+        self.facts.refs.push(ValueRef {
+            line: line_of(name),
+            column: column_of(name),
+            caller: self.owner,
+            scope: self.scope,
+            target,
+            wrote,
+            escapes: true,
+        });
+    }
+
     /// The arguments of a call, positional and named (named ones also by name).
     fn arguments(
         &mut self,
@@ -1117,7 +1169,7 @@ impl<'s> Extractor<'s> {
         let mut named = Vec::new();
         for arg in named_children(node).filter(|a| a.kind() == "argument") {
             let shape = match expression_child_except(arg, arg.child_by_field_name("name")) {
-                Some(e) => self.walk(e, depth).arg(),
+                Some(e) => self.value(e, depth).arg(),
                 None => ArgShape::Unknown,
             };
             if let Some(n) = arg.child_by_field_name("name") {
@@ -1243,13 +1295,13 @@ impl<'s> Extractor<'s> {
             if child.kind() == "assignment_expression" {
                 let left = child.child_by_field_name("left");
                 if let Some(r) = child.child_by_field_name("right") {
-                    self.walk(r, depth);
+                    self.value(r, depth);
                 }
                 if let Some(l) = left.filter(|l| l.kind() != "identifier") {
                     self.walk(l, depth);
                 }
             } else {
-                self.walk(child, depth);
+                self.value(child, depth);
             }
         }
     }

@@ -180,7 +180,50 @@ pub fn select(
     if let Some(exact) = only_exact_match(cx, &args, &cands) {
         return Some(exact);
     }
+    let cands = without_unsigned_twins(cx, &args, cands);
     select_by_phases(&CsConversions { cx }, &args, &cands)
+}
+
+/// An `int` constant may convert to `ulong` or `uint` (when it is not negative,
+/// which the engine does not read), but where another candidate, alike in every
+/// other parameter, takes the signed type the spec prefers there (§12.6.4.7:
+/// `long` over `ulong`, `int` over `uint` and `ulong`), the unsigned candidate
+/// can never be the better one: it is no candidate (`new JValue(1)` is
+/// `JValue(long)`, not a maybe-`JValue(ulong)`).
+fn without_unsigned_twins(
+    cx: &Cx,
+    args: &[CsType],
+    cands: Vec<Candidate<CsType>>,
+) -> Vec<Candidate<CsType>> {
+    let prefers = |signed: &CsType, unsigned: &CsType| {
+        matches!(
+            (signed, unsigned),
+            (CsType::Prim("long"), CsType::Prim("ulong"))
+                | (CsType::Prim("int"), CsType::Prim("uint" | "ulong"))
+        )
+    };
+    let dominated = |c: &Candidate<CsType>| {
+        cands.iter().any(|d| {
+            d.eid != c.eid
+                && d.params.len() == c.params.len()
+                && d.variadic == c.variadic
+                && d.required == c.required
+                && args.iter().enumerate().any(|(i, a)| {
+                    matches!(a, CsType::IntLiteral)
+                        && i < c.params.len()
+                        && prefers(&d.params[i], &c.params[i])
+                        && (0..c.params.len())
+                            .all(|j| j == i || identical(cx, &d.params[j], &c.params[j], 0))
+                })
+        })
+    };
+    let keep: Vec<bool> = cands.iter().map(|c| !dominated(c)).collect();
+    cands
+        .into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| c)
+        .collect()
 }
 
 /// The one candidate whose every parameter is exactly its argument's type, every
@@ -300,10 +343,56 @@ fn boxes_to(param: &str) -> bool {
 /// Whether a type of the tree (or an ancestor) declares a user-defined implicit
 /// conversion: an argument of another type may then still fit.
 fn declares_implicit_conversion(cx: &Cx, ty: Eid) -> bool {
-    ancestry(cx, ty, &[]).types.iter().any(|(t, _)| {
-        members_named(cx.index, *t, "operator implicit")
-            .iter()
-            .any(|&m| cx.index.decl(m).kind == DeclKind::Method)
+    ancestry(cx, ty, &[])
+        .types
+        .iter()
+        .any(|(t, _)| !implicit_operators(cx, *t).is_empty())
+}
+
+/// The `implicit operator`s a type of the tree declares (its parts').
+fn implicit_operators(cx: &Cx, ty: Eid) -> Vec<Eid> {
+    members_named(cx.index, ty, "operator implicit")
+        .into_iter()
+        .filter(|&m| cx.index.decl(m).kind == DeclKind::Method)
+        .collect()
+}
+
+/// Whether a user-defined implicit conversion may take a value to the tree's
+/// type `target`. The operators C# considers are those of the target's hierarchy
+/// and of the source's (when it is a type of the tree; an outside type cannot
+/// name the tree's types), and only one whose result is encompassed by the
+/// target (spec §10.5.4: the target itself or a type derived from it) applies:
+/// JToken's `implicit operator JToken(long)` takes no `long` to a `JValue`
+/// parameter. A result the engine cannot type may apply.
+fn may_convert_to(cx: &Cx, source: Option<Eid>, target: Eid) -> bool {
+    let target = canonical(cx.index, target);
+    let mut owners: Vec<Eid> = ancestry(cx, target, &[])
+        .types
+        .iter()
+        .map(|(t, _)| *t)
+        .collect();
+    if let Some(s) = source {
+        owners.extend(ancestry(cx, s, &[]).types.iter().map(|(t, _)| *t));
+    }
+    owners.iter().any(|&owner| {
+        implicit_operators(cx, owner).into_iter().any(|op| {
+            let decl = cx.index.decl(op);
+            let Some(written) = &decl.returns else {
+                return true;
+            };
+            match cstype(cx.index, Site::of_decl(cx.index, op), written) {
+                CsType::Class(r, rargs) => {
+                    canonical(cx.index, r) == target
+                        || ancestry(cx, r, &rargs)
+                            .types
+                            .iter()
+                            .any(|(t, _)| *t == target)
+                }
+                // An outside type or a value type derives from no type of the tree.
+                CsType::Foreign(..) | CsType::Prim(_) | CsType::Array(_) => false,
+                _ => true,
+            }
+        })
     })
 }
 
@@ -395,7 +484,8 @@ pub fn compatible(cx: &Cx, arg: &CsType, param: &CsType, boxing: bool, depth: u3
             }
             if boxes_to(p) {
                 Fit::from(boxing)
-            } else if is_plain_type(p) {
+            } else if is_plain_type(p) || simple(p) == "DateTimeOffset" {
+                // DateTimeOffset converts implicitly from DateTime only.
                 Fit::No
             } else {
                 // An outside type may declare a conversion from it.
@@ -403,7 +493,7 @@ pub fn compatible(cx: &Cx, arg: &CsType, param: &CsType, boxing: bool, depth: u3
             }
         }
         (Prim(_), Class(e, _)) => {
-            if declares_implicit_conversion(cx, *e) {
+            if may_convert_to(cx, None, *e) {
                 Fit::Maybe
             } else {
                 Fit::No
@@ -416,10 +506,7 @@ pub fn compatible(cx: &Cx, arg: &CsType, param: &CsType, boxing: bool, depth: u3
                 || anc.types.iter().any(|(t, _)| *t == *p)
             {
                 Fit::Yes
-            } else if anc.unknown
-                || declares_implicit_conversion(cx, *p)
-                || declares_implicit_conversion(cx, *a)
-            {
+            } else if anc.unknown || may_convert_to(cx, Some(*a), *p) {
                 Fit::Maybe
             } else {
                 Fit::No
@@ -434,7 +521,7 @@ pub fn compatible(cx: &Cx, arg: &CsType, param: &CsType, boxing: bool, depth: u3
             }
         }
         (Foreign(_, _), Class(p, _)) => {
-            if declares_implicit_conversion(cx, *p) {
+            if may_convert_to(cx, None, *p) {
                 Fit::Maybe
             } else {
                 Fit::No

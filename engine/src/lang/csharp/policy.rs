@@ -387,6 +387,14 @@ pub fn known_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
             "ICloneable",
         ],
         "StringBuilder" => &["Object", "ISerializable"],
+        // Its conversions to other types are all explicit.
+        "BigInteger" => &[
+            "Object",
+            "ValueType",
+            "IComparable",
+            "IFormattable",
+            "IEquatable",
+        ],
         "CultureInfo" => &["Object", "IFormatProvider", "ICloneable"],
         "MemoryStream" | "FileStream" => &["Object", "Stream", "IDisposable"],
         "Exception" => &["Object", "ISerializable"],

@@ -77,8 +77,8 @@ impl LanguageResolver for CSharpResolver {
         None
     }
 
-    fn resolve_ref(&self, _cx: &Cx, _file: u32, _r: &ValueRef) -> Option<Placement> {
-        None
+    fn resolve_ref(&self, cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
+        method_group(cx, file, r)
     }
 
     /// Direct bases as the tree resolves them, the bases of every part of a
@@ -1070,4 +1070,162 @@ fn chained_receiver(cx: &Cx, file: u32, call: &Call) -> Decision {
         name,
         eval::receiver(cx, call_site(file, call), receiver),
     )
+}
+
+// ----- method groups ---------------------------------------------------------------------
+
+/// A name or member read in a value position (`+= OnClick`,
+/// `new EventHandler(this.OnClick)`, `ForEach(Print)`) that denotes a method group
+/// converted to a delegate: the one method of that name the lookup sees. The
+/// delegate's signature would pick among overloads and the engine does not read
+/// it, so a group of several declarations, one the tree does not see whole
+/// (an outside base), or a name that is a value (a local, a field, a property,
+/// an event) is no reference.
+fn method_group(cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
+    let call = group_call(r);
+    let site = call_site(file, &call);
+    let (ty, name, family, access) = match &r.target {
+        Callee::Name(name) => {
+            if let Some(f) = lookup::local_function(cx.index, site, name) {
+                return Some(Placement::in_tree(vec![f], Family::Lexical));
+            }
+            if lookup::variable(cx, site, name).is_some() {
+                return None;
+            }
+            return simple_method_group(cx, file, &call, name);
+        }
+        Callee::Member {
+            receiver: Receiver::Path(p),
+            name,
+        } if p.len() == 1 && p[0] == "this" => {
+            let own = r.caller.and_then(|c| own_type(cx.index, file, c))?;
+            (own, name, Family::OwnType, Access::Virtual)
+        }
+        Callee::Member { receiver, name } => match eval::receiver(cx, site, receiver) {
+            Recv::Value(Typed {
+                ty: CsType::Class(c, _),
+                family,
+            }) => (c, name, family, Access::Virtual),
+            Recv::Type(t) => (t, name, Family::QualifiedPath, Access::Static),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let own = canonical(cx.index, ty);
+    let anc = ancestry(cx, own, &[]);
+    let (on, m) = only_method_of_group(cx, file, &call, &anc, name, access)?;
+    let family = if on == own {
+        family
+    } else {
+        Family::Inheritance
+    };
+    Some(named_placement(cx, m, family))
+}
+
+/// `M` inside a type: the innermost enclosing type whose hierarchy has a member
+/// named M decides (spec §12.8.4); one whose outside base may declare it ends
+/// the search unanswered.
+fn simple_method_group(cx: &Cx, file: u32, call: &Call, name: &str) -> Option<Placement> {
+    let caller = call.caller?;
+    for t in enclosing_types(cx.index, file, caller) {
+        let anc = ancestry(cx, t, &[]);
+        if let Some((on, m)) = only_method_of_group(cx, file, call, &anc, name, Access::Implicit) {
+            let family = if on == t {
+                Family::OwnType
+            } else {
+                Family::Inheritance
+            };
+            return Some(named_placement(cx, m, family));
+        }
+        let declared = anc
+            .types
+            .iter()
+            .any(|(ty, _)| !members_named(cx.index, *ty, name).is_empty());
+        if declared || !anc.closed() {
+            return None;
+        }
+    }
+    None
+}
+
+/// The one method a group of that name holds on an ancestry (a class's own
+/// and its base classes' methods; an interface's and its bases'), when the
+/// first type that declares the name declares methods only. Interfaces a class
+/// implements add no candidates: the class declares what it implements.
+fn only_method_of_group(
+    cx: &Cx,
+    file: u32,
+    call: &Call,
+    anc: &Ancestry,
+    name: &str,
+    access: Access,
+) -> Option<(Eid, Eid)> {
+    let index = cx.index;
+    let start = anc.types.first()?.0;
+    let on_interface = index.decl(start).kind == DeclKind::Interface;
+    let mut found: Vec<(Eid, Eid)> = Vec::new();
+    for (t, _) in &anc.types {
+        if (index.decl(*t).kind == DeclKind::Interface) != on_interface {
+            continue;
+        }
+        let members = members_named(index, *t, name);
+        if found.is_empty() && members.iter().any(|&m| !is_method(index, m)) {
+            return None;
+        }
+        if found.is_empty()
+            && lookup::field(
+                cx,
+                &Ancestry {
+                    types: vec![(*t, Vec::new())],
+                    ..Ancestry::default()
+                },
+                name,
+            )
+            .is_some()
+        {
+            return None;
+        }
+        found.extend(
+            members
+                .into_iter()
+                .filter(|&m| {
+                    is_method(index, m)
+                        && access_allows(index, m, access)
+                        && accessible_from(index, file, call, m)
+                })
+                .map(|m| (*t, m)),
+        );
+    }
+    match found.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// A placement on one declaration, named when its qualified name has overloads.
+fn named_placement(cx: &Cx, m: Eid, family: Family) -> Placement {
+    let mut p = Placement::in_tree(vec![m], family);
+    if cx.index.same_qualified_name(m).len() > 1 {
+        p.name_declaration(m);
+    }
+    p
+}
+
+/// The reference as a call without arguments, for the lookups that read a
+/// call's position and caller.
+fn group_call(r: &ValueRef) -> Call {
+    Call {
+        line: r.line,
+        column: r.column,
+        caller: r.caller,
+        scope: r.scope,
+        callee: r.target.clone(),
+        kind: CallKind::Call,
+        args: Vec::new(),
+        keyword_args: 0,
+        keywords: Vec::new(),
+        has_splat: false,
+        type_args: 0,
+        wrote: r.wrote.clone(),
+    }
 }
