@@ -867,6 +867,25 @@ pub struct Call {
     pub type_args: u32,
     /// The callee as written, for people (`self.cart.total`).
     pub wrote: String,
+    /// Where the call stands, for languages whose overloads it tells apart.
+    pub context: CallContext,
+}
+
+/// Where a call stands in its statement (Ada reads it: a call statement names a
+/// procedure, a call in an expression a function, RM 6.4; the expected type
+/// tells overloaded functions apart, RM 8.6). Other frontends leave it unread.
+#[derive(Debug, Clone, Default)]
+pub enum CallContext {
+    #[default]
+    Unread,
+    /// A call statement (`P (X);`, `P;`).
+    Statement,
+    /// A value in an expression whose expected type is not read.
+    Value,
+    /// The whole initial value of an object declared of this type.
+    Initializes(TypeRef),
+    /// The whole right side of an assignment to this object (`C := F;`).
+    AssignedTo(String),
 }
 
 impl Call {

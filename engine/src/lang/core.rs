@@ -161,6 +161,8 @@ pub struct CallSite<'t> {
     pub type_args: u32,
     /// The callee as written, for people.
     pub wrote: String,
+    /// Where the call stands (read by Ada's overload choice).
+    pub context: crate::facts::CallContext,
 }
 
 impl<'t> CallSite<'t> {
@@ -174,6 +176,7 @@ impl<'t> CallSite<'t> {
             has_splat: false,
             type_args: 0,
             wrote,
+            context: crate::facts::CallContext::Unread,
         }
     }
 }
@@ -200,6 +203,7 @@ pub fn push_call(
         has_splat: site.has_splat,
         type_args: site.type_args,
         wrote: site.wrote,
+        context: site.context,
     });
     idx
 }

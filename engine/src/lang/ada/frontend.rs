@@ -16,8 +16,8 @@ use tree_sitter::Node;
 
 use super::names::SubprogramNames;
 use crate::facts::{
-    ArgShape, BindingValue, Callee, Decl, DeclIdx, DeclKind, Decorator, FileFacts, Import,
-    ImportKind, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef,
+    ArgShape, BindingValue, CallContext, Callee, Decl, DeclIdx, DeclKind, Decorator, FileFacts,
+    Import, ImportKind, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef,
 };
 use crate::lang::core::{push_call, CallSite, NoExtension, Shape};
 use crate::lang::syntax::{children, line_of, named_children, ErrorCount};
@@ -483,6 +483,13 @@ impl<'s> Walker<'s> {
         }
     }
 
+    fn tag(&mut self, decl: DeclIdx, tag: &str) {
+        self.facts.decls[decl as usize].decorators.push(Decorator {
+            path: vec![tag.to_string()],
+            called: false,
+        });
+    }
+
     fn spec_of<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
         if matches!(
             node.kind(),
@@ -514,6 +521,16 @@ impl<'s> Walker<'s> {
             }
         }
         let decl = self.declare(name, DeclKind::Function, cx, node, tags);
+        // Which of the two a call's place may name (an entry is called as a
+        // procedure is).
+        let callable = match spec.map(|s| s.kind()) {
+            Some("function_specification") => Some("function"),
+            Some("procedure_specification") | None => Some("procedure"),
+            _ => None,
+        };
+        if let Some(callable) = callable {
+            self.tag(decl, callable);
+        }
         if tags.contains(&"renames") {
             if let Some(path) = node
                 .child_by_field_name("callable_entity_name")
@@ -645,6 +662,11 @@ impl<'s> Walker<'s> {
             DeclKind::Function
         };
         let decl = self.declare(name, kind, cx, node, &["instance"]);
+        for callable in ["function", "procedure"] {
+            if children(node).any(|c| !c.is_named() && c.kind().eq_ignore_ascii_case(callable)) {
+                self.tag(decl, callable);
+            }
+        }
         if let Some(path) = generic {
             self.facts.decls[decl as usize].bases.push(type_ref(path));
         }
@@ -841,6 +863,11 @@ impl<'s> Walker<'s> {
                     crate::lang::node_text(self.src, name).to_string(),
                 );
                 site.args = args;
+                site.context = if node.kind() == "procedure_call_statement" {
+                    CallContext::Statement
+                } else {
+                    self.value_context(node)
+                };
                 let idx = push_call(&mut self.facts, cx.caller, cx.scope, site);
                 let call = &mut self.facts.calls[idx as usize];
                 call.keyword_args = keywords.len() as u32;
@@ -978,12 +1005,46 @@ impl<'s> Walker<'s> {
             return;
         }
         if let Some((token, callee)) = self.callee(name) {
-            let site = CallSite::new(
+            let mut site = CallSite::new(
                 token,
                 callee,
                 crate::lang::node_text(self.src, name).to_string(),
             );
+            site.context = self.value_context(name);
             push_call(&mut self.facts, cx.caller, cx.scope, site);
+        }
+    }
+
+    /// Where a call written in an expression stands: the whole initial value of
+    /// an object declared with a type (`S : Test_Suite := Create_Suite (…)`), the
+    /// whole right side of an assignment to a name (`C := Getchar;`), or some
+    /// other value.
+    fn value_context(&self, value: Node) -> CallContext {
+        let whole =
+            |node: Node, kind: &str| node.kind() == kind && named_children(node).count() == 1;
+        let Some(term) = value.parent().filter(|t| whole(*t, "term")) else {
+            return CallContext::Value;
+        };
+        let Some(expression) = term.parent().filter(|e| whole(*e, "expression")) else {
+            return CallContext::Value;
+        };
+        let Some(holder) = expression.parent() else {
+            return CallContext::Value;
+        };
+        match holder.kind() {
+            "object_declaration" => holder
+                .child_by_field_name("subtype_mark")
+                .and_then(|t| constrained_mark(self.src, t))
+                .map_or(CallContext::Value, |t| {
+                    CallContext::Initializes(type_ref(t))
+                }),
+            "assignment_statement" => holder
+                .child_by_field_name("variable_name")
+                .filter(|v| v.kind() == "identifier")
+                .map_or(CallContext::Value, |v| {
+                    CallContext::AssignedTo(lower(self.src, v))
+                }),
+            _ => CallContext::Value,
         }
     }
 }

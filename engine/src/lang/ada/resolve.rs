@@ -19,8 +19,8 @@
 //! operation or a component: the engine does not read types, so it abstains.
 
 use crate::facts::{
-    ArgShape, BindingValue, Call, Callee, Decl, DeclKind, FileFacts, ImportKind, LiteralType,
-    Param, Receiver, ScopeIdx, TypeRef, ValueRef,
+    ArgShape, BindingValue, Call, CallContext, Callee, Decl, DeclKind, FileFacts, ImportKind,
+    LiteralType, Param, Receiver, ScopeIdx, TypeRef, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::ada::frontend::tagged;
@@ -723,6 +723,11 @@ fn decide(
         entities.retain(|&e| !object_cannot_pass(index, caller, e, call));
     }
     if entities.len() > 1 {
+        // Overloads the call's place tells apart (`c := Getchar;` against the
+        // procedure `Getchar;`, `S : Test_Suite := Create_Suite ("All")`).
+        entities.retain(|&e| !context_refuses(index, caller, e, call));
+    }
+    if entities.len() > 1 {
         // Overloads an `X'Access` argument tells apart (`Add_Test_Routine (T,
         // Test_Assert'Access, …)` against an access type of another profile).
         entities.retain(|&e| !access_cannot_pass(index, caller, e, call));
@@ -786,28 +791,73 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
             let Some(arg_ty) = object_type(index, caller, call.scope, object) else {
                 return false;
             };
-            let (Some(a), Some(p)) = (arg_ty.last(), param_ty.last()) else {
-                return false;
-            };
-            if a == p {
-                return false;
-            }
-            let arg_sight = type_sight(index, caller, call.scope, &arg_ty);
-            let param_sight = type_sight(index, callee.file, decl.scope, param_ty);
-            match (arg_sight, param_sight) {
-                (Sight::Tree(types), Sight::Tree(_)) => {
-                    derives_from(index, &types, p, true, 0) == Some(false)
-                }
-                (Sight::Tree(types), Sight::Outside) => {
-                    derives_from(index, &types, p, false, 0) == Some(false)
-                }
-                // A type outside the tree derives from none of the tree's.
-                (Sight::Outside, Sight::Tree(_)) => true,
-                _ => false,
-            }
+            never_derives(
+                index,
+                (caller, call.scope, &arg_ty),
+                (callee.file, decl.scope, param_ty),
+            )
         }
         _ => false,
     })
+}
+
+/// A type name as written: the file and scope it is written in, and the name.
+type Written<'a> = (u32, ScopeIdx, &'a TypeRef);
+
+/// Whether the type written `a` is certainly neither the type written `p` nor
+/// derived from it: the names differ, `a` is a full type of the tree (then `p`
+/// is one of the tree's or certainly outside) or certainly outside (then `p` is
+/// one of the tree's), and `a`'s derivation chain certainly ends without
+/// reaching `p`.
+fn never_derives(index: &TreeIndex, a: Written, p: Written) -> bool {
+    let (Some(a_name), Some(p_name)) = (a.2.last(), p.2.last()) else {
+        return false;
+    };
+    if a_name == p_name {
+        return false;
+    }
+    let a_sight = type_sight(index, a.0, a.1, a.2);
+    let p_sight = type_sight(index, p.0, p.1, p.2);
+    match (a_sight, p_sight) {
+        (Sight::Tree(types), Sight::Tree(_)) => {
+            derives_from(index, &types, p_name, true, 0) == Some(false)
+        }
+        (Sight::Tree(types), Sight::Outside) => {
+            derives_from(index, &types, p_name, false, 0) == Some(false)
+        }
+        // A type outside the tree derives from none of the tree's.
+        (Sight::Outside, Sight::Tree(_)) => true,
+        _ => false,
+    }
+}
+
+/// Whether the call's place rules the candidate out (RM 6.4, 8.6): a call
+/// statement names a procedure, a call in an expression a function; a function
+/// whose value initialises or is assigned to an object of a certain type must
+/// return that type, one it derives from (an inherited function returns the
+/// derived type, and GNAT names the parent's declaration) or one derived from it
+/// (a class-wide object takes it).
+fn context_refuses(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> bool {
+    let decl = index.decl(callee);
+    let expected = match &call.context {
+        CallContext::Unread => return false,
+        CallContext::Statement => return tagged(decl, "function"),
+        CallContext::Value => return tagged(decl, "procedure"),
+        CallContext::Initializes(ty) => Some(ty.clone()),
+        CallContext::AssignedTo(object) => object_type(index, caller, call.scope, object),
+    };
+    if tagged(decl, "procedure") {
+        return true;
+    }
+    let (Some(expected), Some(result)) = (expected, decl.returns.as_ref()) else {
+        return false;
+    };
+    if in_generic(index, callee) {
+        return false;
+    }
+    let here = (caller, call.scope, &expected);
+    let there = (callee.file, decl.scope, result);
+    never_derives(index, here, there) && never_derives(index, there, here)
 }
 
 /// Whether some `X'Access` argument, X a subprogram, can never be a value of

@@ -101,6 +101,7 @@ pub(crate) fn resolve_ref_by_rules(
         has_splat: true,
         type_args: 0,
         wrote: r.wrote.clone(),
+        context: crate::facts::CallContext::Unread,
     };
     for rule in rules {
         match (rule.run)(cx, file, &call) {

@@ -1227,5 +1227,6 @@ fn group_call(r: &ValueRef) -> Call {
         has_splat: false,
         type_args: 0,
         wrote: r.wrote.clone(),
+        context: crate::facts::CallContext::Unread,
     }
 }

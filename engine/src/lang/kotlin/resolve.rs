@@ -1891,6 +1891,7 @@ fn reference(cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
         has_splat: true,
         type_args: 0,
         wrote: r.wrote.clone(),
+        context: crate::facts::CallContext::Unread,
     };
     let decision = match &r.target {
         Callee::Name(name) => {

@@ -802,6 +802,7 @@ impl<'s> Extractor<'s> {
             has_splat: false,
             type_args: 0,
             wrote: format!("{wrote}.{name}"),
+            context: crate::facts::CallContext::Unread,
         })
     }
 
@@ -1253,6 +1254,7 @@ impl<'s> Extractor<'s> {
                         has_splat: false,
                         type_args: 0,
                         wrote,
+                        context: crate::facts::CallContext::Unread,
                     }))
                 }
                 _ => None,
@@ -1299,6 +1301,7 @@ impl<'s> Extractor<'s> {
             has_splat: false,
             type_args: 0,
             wrote,
+            context: crate::facts::CallContext::Unread,
         }))
     }
 
@@ -1959,6 +1962,7 @@ impl<'s> Extractor<'s> {
             has_splat,
             type_args: 0,
             wrote: self.wrote(function),
+            context: crate::facts::CallContext::Unread,
         });
         if is_super {
             Ex::Lang(PyShape::Super)
@@ -2067,6 +2071,7 @@ impl<'s> Extractor<'s> {
                 has_splat: false,
                 type_args: 0,
                 wrote: name,
+                context: crate::facts::CallContext::Unread,
             },
         ));
     }
