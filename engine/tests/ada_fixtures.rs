@@ -24,7 +24,8 @@ fixtures!(
     renamings_generics,
     not_calls,
     use_through_use,
-    object_types
+    object_types,
+    call_places
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.
