@@ -22,7 +22,9 @@
 //!   `Rep (C)` calls `report`) is named by the identifier at the column;
 //! - a callee with a DWARF definition in a file of the tree (not artificial) is in
 //!   the tree at its `DW_AT_decl_line` (GNAT gives the body's line);
-//! - a callee the tree's dumps define but DWARF does not place (an instance's
+//! - a callee the tree's dumps define, or of a unit of the tree by its assembler
+//!   prefix (`ahven__framework__`: a unit GNAT would not compile for code), that DWARF
+//!   does not place (an instance's
 //!   subprogram, a generated init or finalize procedure) is `unjudged:
 //!   no_declaration_line` where the line spells its name, else `implicit:
 //!   generated`;
@@ -398,14 +400,25 @@ pub struct Places<'a> {
     root: String,
     tree: &'a SourceTree,
     by_name: HashMap<String, (String, u32)>,
+    /// The assembler prefix of every unit of the tree (`ahven-framework.adb` →
+    /// `ahven__framework__`), so that a callee of a unit GNAT would not compile for
+    /// code is still known to be the tree's.
+    unit_prefixes: HashSet<String>,
 }
 
 impl<'a> Places<'a> {
     pub fn new(root: &Path, tree: &'a SourceTree, subprograms: &[Subprogram]) -> Places<'a> {
+        let unit_prefixes = tree
+            .texts
+            .keys()
+            .filter_map(|p| p.rsplit('/').next()?.rsplit_once('.'))
+            .map(|(stem, _)| format!("{}__", stem.to_ascii_lowercase().replace('-', "__")))
+            .collect();
         let mut places = Places {
             root: format!("{}/", root.display()),
             tree,
             by_name: HashMap::new(),
+            unit_prefixes,
         };
         let mut by_name = HashMap::new();
         for s in subprograms.iter().filter(|s| !s.artificial) {
@@ -420,6 +433,13 @@ impl<'a> Places<'a> {
         }
         places.by_name = by_name;
         places
+    }
+
+    /// The callee is a subprogram of a unit of the tree (by its assembler prefix).
+    fn of_tree_unit(&self, callee: &str) -> bool {
+        self.unit_prefixes
+            .iter()
+            .any(|p| callee.starts_with(p.as_str()))
     }
 
     /// The root-relative path of a file the compiler names (absolute under the
@@ -763,7 +783,8 @@ fn read_callee(call: &Call, spelled: bool, defined: &HashSet<String>, places: &P
         // imports it.
         return Reading::Unjudged("foreign_name");
     }
-    match (defined.contains(&defined_key(&call.callee)), spelled) {
+    let of_tree = defined.contains(&defined_key(&call.callee)) || places.of_tree_unit(&call.callee);
+    match (of_tree, spelled) {
         (true, true) => Reading::Unjudged("no_declaration_line"),
         (true, false) => Reading::Implicit("generated"),
         (false, true) => Reading::Judged(TruthTarget::Outside {
@@ -886,6 +907,15 @@ end Main;
         truth_of("sample", stamp, &calls, &defined, &places, tree)
     }
 
+    fn places_of_sample() -> Places<'static> {
+        let tree: &'static SourceTree = Box::leak(Box::new(SourceTree::from_texts(
+            [("src/shapes.ads".to_string(), String::new())]
+                .into_iter()
+                .collect(),
+        )));
+        Places::new(Path::new("/r"), tree, &[])
+    }
+
     fn site<'t>(truth: &'t Truth, line: u32, name: &str) -> &'t TruthSite {
         truth
             .sites
@@ -938,6 +968,9 @@ end Main;
             }]
         );
         assert_eq!(site(&truth, 14, "Unit").targets, in_tree("shapes.adb", 3));
+        // A unit of the tree whose code no dump holds is still the tree's.
+        assert!(places_of_sample().of_tree_unit("shapes__area__2"));
+        assert!(!places_of_sample().of_tree_unit("ada__text_io__put_line__2"));
         // A parameterless operand takes the enclosing operator's column; the name's
         // spelling on the line gives its own (after a tab).
         assert_eq!(site(&truth, 18, "Unit").column, Some(14));
