@@ -49,6 +49,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
         "gotypes" => Some("go-callgraph"),
         "clang" => Some("clang-ast"),
         "tsc" => Some("scip-typescript"),
+        "gnat" => Some("gnat-gimple"),
         _ => None,
     }
 }

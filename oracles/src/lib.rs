@@ -8,6 +8,7 @@ pub mod ali;
 pub mod clang;
 pub mod clang_ast;
 pub mod gnat;
+pub mod gnat_gimple;
 pub mod gocallgraph;
 pub mod gotypes;
 pub mod input;

@@ -54,6 +54,7 @@ pub fn oracle_names() -> &'static [&'static str] {
         "clang",
         "clang-ast",
         "gnat",
+        "gnat-gimple",
         "go-callgraph",
         "gotypes",
         "javac",
@@ -73,6 +74,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
     // Adding an adapter is one line here.
     match name {
         "gnat" => Some(Box::new(crate::gnat::Gnat)),
+        // The code generator's reading, GNAT's second reading (`harness crosscheck`).
+        "gnat-gimple" => Some(Box::new(crate::gnat_gimple::GnatGimple)),
         "gotypes" => Some(Box::new(crate::gotypes::GoTypes)),
         // The SSA call graph, go/types' second reading (`harness crosscheck`).
         "go-callgraph" => Some(Box::new(crate::gocallgraph::GoCallgraph)),
