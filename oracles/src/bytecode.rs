@@ -1,0 +1,634 @@
+//! The call sites the compiled classes hold, as a truth: the second reading of a JVM
+//! oracle (javac, kotlinc) from the bytecode `javap` prints (`crate::javap`).
+//!
+//! Each invoke instruction of a class of the tree is a site, at the line its method's
+//! LineNumberTable gives (bytecode has no column: sites carry none, and the
+//! crosscheck pairs a line's calls of one name as multisets). The site is named as the
+//! source writes the call: the method's name; for a construction (`new C` … `C.<init>`)
+//! the class's simple name (an anonymous class's: its superclass's, else its
+//! interface's); for a constructor's call of its own class's or its superclass's
+//! constructor, `this` or `super`.
+//!
+//! The callee the instruction names (owner class, name, descriptor) is resolved as the
+//! JVM resolves it, over the tree's classes: the owner's own methods, then its
+//! superclasses', then its interfaces'. A bridge method or a synthetic accessor
+//! (`access$000`, a private constructor's access constructor) stands for the method its
+//! body calls; an accessor whose body calls nothing reads a field and is no call. The
+//! declaration found is placed by [`Declarations`] (where the source declares each
+//! class and method); a constructor or member the compiler generated is the class's
+//! line. A callee whose resolution leaves the tree is `outside` with the class the
+//! instruction names.
+//!
+//! Set apart as `implicit` (never compared): calls inside a bridge method (`bridge`)
+//! and inside any other method or class the compiler synthesized, except a lambda's
+//! body (`synthetic`). Not sites: `invokedynamic` (a lambda's or method reference's
+//! creation, string concatenation: no callee the source names at the instruction).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::javap::{parameters, ClassFile, Instruction, Invoke, InvokeKind, Method};
+use crate::truth::{TruthSite, TruthTarget};
+
+/// How many synthetic methods (bridge → accessor → …) a resolution follows.
+const MAX_FOLLOW: usize = 4;
+
+/// How many superclasses and superinterfaces a resolution visits.
+const MAX_SUPERS: usize = 256;
+
+/// Where the source declares each class and method of the tree.
+#[derive(Debug, Default, Clone)]
+pub struct Declarations {
+    /// Internal class name → (file, line of its name).
+    pub classes: HashMap<String, (String, u32)>,
+    /// (internal owner, method name or `<init>`) → (parameter descriptors, line).
+    pub methods: HashMap<(String, String), Vec<(Vec<String>, u32)>>,
+}
+
+impl Declarations {
+    pub fn add_class(&mut self, name: &str, file: &str, line: u32) {
+        self.classes
+            .insert(name.to_string(), (file.to_string(), line));
+    }
+
+    pub fn add_method(&mut self, owner: &str, name: &str, params: Vec<String>, line: u32) {
+        self.methods
+            .entry((owner.to_string(), name.to_string()))
+            .or_default()
+            .push((params, line));
+    }
+
+    /// The line of `owner.name` with the bytecode's parameters `params`: the overload
+    /// with those parameters; for a constructor, else the one whose parameters are a
+    /// run of the bytecode's (the compiler adds the enclosing instance, an enum's name
+    /// and ordinal, captured locals), the longest such when only one is that long; for
+    /// a method, else the only overload.
+    fn method_line(&self, owner: &str, name: &str, params: &[String]) -> Option<u32> {
+        let overloads = self.methods.get(&(owner.to_string(), name.to_string()))?;
+        if let Some((_, line)) = overloads.iter().find(|(p, _)| p == params) {
+            return Some(*line);
+        }
+        let fitting: Vec<(usize, u32)> = overloads
+            .iter()
+            .filter(|(p, _)| name != "<init>" || is_run_of(p, params))
+            .map(|(p, line)| (p.len(), *line))
+            .collect();
+        let longest = fitting.iter().map(|(n, _)| *n).max()?;
+        match fitting
+            .iter()
+            .filter(|(n, _)| *n == longest)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [(_, line)] => Some(*line),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `part` appears as a contiguous run of `whole`.
+fn is_run_of(part: &[String], whole: &[String]) -> bool {
+    part.is_empty() || whole.windows(part.len()).any(|w| w == part)
+}
+
+/// What an instruction's callee resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Resolved {
+    /// A method of an in-tree class (the class, the method's name and descriptor).
+    InTree {
+        class: String,
+        name: String,
+        descriptor: String,
+    },
+    /// An in-tree class declares no such method: the compiler generated it (a default
+    /// constructor, an enum's `values`), or it lies in an outside supertype.
+    Generated {
+        class: String,
+    },
+    /// A field read or written through a synthetic accessor: not a call.
+    FieldAccess,
+    Outside,
+}
+
+/// The tree's classes by internal name.
+pub struct Classes<'a> {
+    by_name: HashMap<&'a str, &'a ClassFile>,
+}
+
+impl<'a> Classes<'a> {
+    pub fn new(classes: &'a [ClassFile]) -> Self {
+        Classes {
+            by_name: classes.iter().map(|c| (c.name.as_str(), c)).collect(),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&'a ClassFile> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The class that declares `name descriptor` for a call naming `owner`: the owner,
+    /// its superclasses, then the interfaces of them all (breadth first).
+    fn declaring(
+        &self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<(&'a ClassFile, &'a Method)> {
+        let mut interfaces = Vec::new();
+        let mut current = self.get(owner);
+        let mut visited = 0;
+        while let Some(class) = current {
+            if let Some(m) = find(class, name, descriptor) {
+                return Some((class, m));
+            }
+            interfaces.extend(class.interfaces.iter().map(String::as_str));
+            visited += 1;
+            if visited > MAX_SUPERS {
+                return None;
+            }
+            current = class.super_name.as_deref().and_then(|s| self.get(s));
+        }
+        let mut k = 0;
+        while k < interfaces.len() && k < MAX_SUPERS {
+            if let Some(class) = self.get(interfaces[k]) {
+                if let Some(m) = find(class, name, descriptor) {
+                    return Some((class, m));
+                }
+                interfaces.extend(class.interfaces.iter().map(String::as_str));
+            }
+            k += 1;
+        }
+        None
+    }
+
+    /// Resolves an invoke's callee, following bridges and accessors to the method
+    /// they stand for.
+    fn resolve(&self, owner: &str, name: &str, descriptor: &str) -> Resolved {
+        let (mut owner, mut name, mut descriptor) =
+            (owner.to_string(), name.to_string(), descriptor.to_string());
+        for _ in 0..MAX_FOLLOW {
+            let Some(start) = self.get(&owner) else {
+                return Resolved::Outside;
+            };
+            let Some((class, method)) = self.declaring(&owner, &name, &descriptor) else {
+                return match name == "<init>" || self.supers_in_tree(start) {
+                    true => Resolved::Generated { class: owner },
+                    false => Resolved::Outside,
+                };
+            };
+            if !method.flags.synthetic || method.name.starts_with("lambda$") {
+                return Resolved::InTree {
+                    class: class.name.clone(),
+                    name: method.name.clone(),
+                    descriptor: method.descriptor.clone(),
+                };
+            }
+            let Some(next) = stands_for(method) else {
+                return Resolved::FieldAccess;
+            };
+            (owner, name, descriptor) = (
+                next.owner.clone(),
+                next.name.clone(),
+                next.descriptor.clone(),
+            );
+        }
+        Resolved::Outside
+    }
+
+    /// Whether every superclass of `class` lies in the tree up to `java/lang/Object`
+    /// (so a method it does not declare is one the compiler generated, not an
+    /// inherited outside one).
+    fn supers_in_tree(&self, class: &ClassFile) -> bool {
+        let mut current = class;
+        for _ in 0..MAX_SUPERS {
+            match current.super_name.as_deref() {
+                None | Some("java/lang/Object") => return true,
+                Some(s) => match self.get(s) {
+                    Some(c) => current = c,
+                    None => return false,
+                },
+            }
+        }
+        false
+    }
+}
+
+fn find<'c>(class: &'c ClassFile, name: &str, descriptor: &str) -> Option<&'c Method> {
+    class
+        .methods
+        .iter()
+        .find(|m| m.name == name && m.descriptor == descriptor)
+}
+
+/// The call a synthetic method's body makes (a bridge's target, an accessor's
+/// method), when it makes one.
+fn stands_for(method: &Method) -> Option<&Invoke> {
+    method.invokes().find(|i| i.kind != InvokeKind::Dynamic)
+}
+
+/// The simple name of a class as the source writes it at a construction:
+/// `a/B$C` → `C`, a local `a/B$1L` → `L`; an anonymous `a/B$1` → its superclass's,
+/// else its first interface's simple name.
+fn written_class_name(classes: &Classes<'_>, internal: &str) -> String {
+    let simple = simple_name(internal);
+    if !simple.is_empty() {
+        return simple.to_string();
+    }
+    let Some(class) = classes.get(internal) else {
+        return internal
+            .rsplit(['/', '$'])
+            .next()
+            .unwrap_or(internal)
+            .to_string();
+    };
+    let named = match class.super_name.as_deref() {
+        Some("java/lang/Object") | None => class.interfaces.first().map(String::as_str),
+        Some(s) => Some(s),
+    };
+    named.map_or_else(String::new, |n| simple_name(n).to_string())
+}
+
+/// `a/B$C` → `C`; `a/B$1L` → `L`; `a/B$1` → `` (anonymous).
+fn simple_name(internal: &str) -> &str {
+    let last = internal.rsplit('/').next().unwrap_or(internal);
+    let last = last.rsplit('$').next().unwrap_or(last);
+    last.trim_start_matches(|c: char| c.is_ascii_digit())
+}
+
+/// Why calls in `method` of `class` are set apart, when they are.
+fn set_apart(class: &ClassFile, method: &Method) -> Option<&'static str> {
+    if method.flags.bridge {
+        Some("bridge")
+    } else if (method.flags.synthetic && !method.name.starts_with("lambda$")) || class.synthetic {
+        Some("synthetic")
+    } else {
+        None
+    }
+}
+
+/// The truth sites of the tree's classes (those `declarations` places), sorted.
+/// Instance initializers are copied into each constructor that calls `super(…)`: a
+/// class's constructors contribute, per (line, name, targets), the most any one of
+/// them holds, not their sum.
+pub fn sites(classes: &[ClassFile], declarations: &Declarations) -> Vec<TruthSite> {
+    let index = Classes::new(classes);
+    let mut sites = Vec::new();
+    for class in classes {
+        let Some((file, _)) = declarations.classes.get(&class.name) else {
+            continue;
+        };
+        let mut in_constructors: BTreeMap<SiteKey, usize> = BTreeMap::new();
+        for method in &class.methods {
+            let found = method_sites(&index, declarations, class, method, file);
+            if method.name != "<init>" {
+                sites.extend(found);
+                continue;
+            }
+            let mut counts: BTreeMap<SiteKey, usize> = BTreeMap::new();
+            for site in found {
+                *counts.entry(SiteKey::of(&site)).or_default() += 1;
+            }
+            for (key, n) in counts {
+                let most = in_constructors.entry(key).or_default();
+                *most = (*most).max(n);
+            }
+        }
+        for (key, n) in in_constructors {
+            sites.extend(std::iter::repeat_with(|| key.site(file)).take(n));
+        }
+    }
+    sites.sort_by(|a, b| {
+        (
+            &a.file,
+            a.line,
+            &a.name,
+            &a.targets,
+            &a.implicit,
+            &a.unjudged,
+        )
+            .cmp(&(
+                &b.file,
+                b.line,
+                &b.name,
+                &b.targets,
+                &b.implicit,
+                &b.unjudged,
+            ))
+    });
+    sites
+}
+
+/// A site without its file, to count copies.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct SiteKey {
+    line: u32,
+    name: String,
+    targets: Vec<TruthTarget>,
+    implicit: Option<String>,
+    unjudged: Option<String>,
+}
+
+impl SiteKey {
+    fn of(site: &TruthSite) -> Self {
+        SiteKey {
+            line: site.line,
+            name: site.name.clone(),
+            targets: site.targets.clone(),
+            implicit: site.implicit.clone(),
+            unjudged: site.unjudged.clone(),
+        }
+    }
+
+    fn site(&self, file: &str) -> TruthSite {
+        TruthSite {
+            file: file.to_string(),
+            line: self.line,
+            column: None,
+            caller: None,
+            name: self.name.clone(),
+            targets: self.targets.clone(),
+            unjudged: self.unjudged.clone(),
+            implicit: self.implicit.clone(),
+            expect: None,
+            primary: false,
+        }
+    }
+}
+
+/// The sites of one method's code.
+fn method_sites(
+    index: &Classes<'_>,
+    declarations: &Declarations,
+    class: &ClassFile,
+    method: &Method,
+    file: &str,
+) -> Vec<TruthSite> {
+    let apart = set_apart(class, method);
+    let mut pending_new: Vec<&str> = Vec::new();
+    let mut sites = Vec::new();
+    for instruction in &method.code {
+        let invoke = match instruction {
+            Instruction::New { class, .. } => {
+                pending_new.push(class);
+                continue;
+            }
+            Instruction::Invoke(i) if i.kind == InvokeKind::Dynamic => continue,
+            Instruction::Invoke(i) => i,
+        };
+        let constructs =
+            invoke.name == "<init>" && pending_new.last() == Some(&invoke.owner.as_str());
+        if constructs {
+            pending_new.pop();
+        }
+        let Some(line) = method.line_at(invoke.offset) else {
+            continue;
+        };
+        let resolved = index.resolve(&invoke.owner, &invoke.name, &invoke.descriptor);
+        let (name, targets) = match target(declarations, invoke, &resolved) {
+            Some(t) => t,
+            None => continue,
+        };
+        let name = match (invoke.name.as_str(), constructs) {
+            ("<init>", true) => written_class_name(index, &invoke.owner),
+            ("<init>", false) if invoke.owner == class.name => "this".into(),
+            ("<init>", false) => "super".into(),
+            _ => name,
+        };
+        let judged = targets.is_some();
+        sites.push(TruthSite {
+            file: file.to_string(),
+            line,
+            column: None,
+            caller: None,
+            name,
+            targets: targets.unwrap_or_default(),
+            unjudged: (!judged && apart.is_none()).then(|| "no_declaration".to_string()),
+            implicit: apart.map(str::to_string),
+            expect: None,
+            primary: false,
+        });
+    }
+    sites
+}
+
+/// The site's name (the resolved method's, so an accessor's call is named as the
+/// source writes it) and targets (`None`: in the tree, but no declaration places it);
+/// `None` altogether for a field accessor.
+fn target(
+    declarations: &Declarations,
+    invoke: &Invoke,
+    resolved: &Resolved,
+) -> Option<(String, Option<Vec<TruthTarget>>)> {
+    let class_line = |class: &str| {
+        declarations
+            .classes
+            .get(class)
+            .map(|(file, line)| TruthTarget::InTree {
+                file: file.clone(),
+                line: *line,
+            })
+    };
+    Some(match resolved {
+        Resolved::FieldAccess => return None,
+        Resolved::Outside => {
+            let symbol = match invoke.name.as_str() {
+                "<init>" => invoke.owner.replace('/', "."),
+                n => format!("{}.{n}", invoke.owner.replace('/', ".")),
+            };
+            (
+                invoke.name.clone(),
+                Some(vec![TruthTarget::Outside { symbol }]),
+            )
+        }
+        Resolved::Generated { class } => (invoke.name.clone(), class_line(class).map(|t| vec![t])),
+        Resolved::InTree {
+            class,
+            name,
+            descriptor,
+        } => {
+            let params = parameters(descriptor).unwrap_or_default();
+            let line = declarations.method_line(class, name, &params);
+            let placed = match (line, declarations.classes.get(class)) {
+                (Some(line), Some((file, _))) => Some(TruthTarget::InTree {
+                    file: file.clone(),
+                    line,
+                }),
+                // A constructor or member the class does not write (a default
+                // constructor, an enum's `values`): the class stands for it.
+                (None, Some(_)) if !declares_any(declarations, class, name) => class_line(class),
+                _ => None,
+            };
+            (name.clone(), placed.map(|t| vec![t]))
+        }
+    })
+}
+
+fn declares_any(declarations: &Declarations, class: &str, name: &str) -> bool {
+    declarations
+        .methods
+        .contains_key(&(class.to_string(), name.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(name: &str, super_name: &str, methods: Vec<Method>) -> ClassFile {
+        ClassFile {
+            name: name.into(),
+            super_name: Some(super_name.into()),
+            methods,
+            ..ClassFile::default()
+        }
+    }
+
+    fn method(name: &str, descriptor: &str, code: Vec<Instruction>) -> Method {
+        Method {
+            name: name.into(),
+            descriptor: descriptor.into(),
+            code,
+            lines: vec![(0, 10), (5, 11)],
+            ..Method::default()
+        }
+    }
+
+    fn invoke(offset: u32, kind: InvokeKind, owner: &str, name: &str, d: &str) -> Instruction {
+        Instruction::Invoke(Invoke {
+            offset,
+            kind,
+            owner: owner.into(),
+            name: name.into(),
+            descriptor: d.into(),
+        })
+    }
+
+    fn at(line: u32) -> TruthTarget {
+        TruthTarget::InTree {
+            file: "a/A.java".into(),
+            line,
+        }
+    }
+
+    #[test]
+    fn calls_resolve_through_supers_accessors_and_bridges() {
+        let mut accessor = method(
+            "access$000",
+            "(La/A;)V",
+            vec![invoke(1, InvokeKind::Special, "a/A", "secret", "()V")],
+        );
+        accessor.flags.synthetic = true;
+        accessor.flags.is_static = true;
+        let mut field_accessor = method("access$100", "(La/A;)I", vec![]);
+        field_accessor.flags.synthetic = true;
+        let a = class(
+            "a/A",
+            "a/Base",
+            vec![
+                method("secret", "()V", vec![]),
+                accessor,
+                field_accessor,
+                method(
+                    "<init>",
+                    "()V",
+                    vec![
+                        invoke(1, InvokeKind::Special, "a/Base", "<init>", "()V"),
+                        invoke(6, InvokeKind::Virtual, "java/util/List", "size", "()I"),
+                    ],
+                ),
+                method(
+                    "<init>",
+                    "(I)V",
+                    vec![
+                        invoke(1, InvokeKind::Special, "a/A", "<init>", "()V"),
+                        Instruction::New {
+                            offset: 2,
+                            class: "a/A$1".into(),
+                        },
+                        invoke(3, InvokeKind::Special, "a/A$1", "<init>", "(La/A;)V"),
+                    ],
+                ),
+            ],
+        );
+        let base = class(
+            "a/Base",
+            "java/lang/Object",
+            vec![method("inherited", "()V", vec![])],
+        );
+        let mut anonymous = class("a/A$1", "java/lang/Object", vec![]);
+        anonymous.interfaces = vec!["a/I".into()];
+        let inner = class(
+            "a/A$In",
+            "java/lang/Object",
+            vec![method(
+                "run",
+                "()V",
+                vec![
+                    invoke(0, InvokeKind::Static, "a/A", "access$000", "(La/A;)V"),
+                    invoke(1, InvokeKind::Static, "a/A", "access$100", "(La/A;)I"),
+                    invoke(5, InvokeKind::Virtual, "a/A", "inherited", "()V"),
+                    invoke(6, InvokeKind::Dynamic, "", "run", "()V"),
+                ],
+            )],
+        );
+        let classes = vec![a, base, anonymous, inner];
+        let mut d = Declarations::default();
+        d.add_class("a/A", "a/A.java", 1);
+        d.add_class("a/Base", "a/A.java", 30);
+        d.add_class("a/A$1", "a/A.java", 11);
+        d.add_class("a/A$In", "a/A.java", 20);
+        d.add_method("a/A", "secret", vec![], 3);
+        d.add_method("a/A", "<init>", vec!["I".into()], 5);
+        d.add_method("a/A", "<init>", vec![], 2);
+        d.add_method("a/Base", "inherited", vec![], 31);
+        let found = sites(&classes, &d);
+        let shown: Vec<_> = found
+            .iter()
+            .map(|s| {
+                (
+                    s.line,
+                    s.name.as_str(),
+                    s.targets.clone(),
+                    s.implicit.clone(),
+                )
+            })
+            .collect();
+        let outside = TruthTarget::Outside {
+            symbol: "java.util.List.size".into(),
+        };
+        assert_eq!(
+            shown,
+            vec![
+                (10, "I", vec![at(11)], None),
+                (10, "secret", vec![at(3)], None),
+                (10, "secret", vec![at(3)], Some("synthetic".to_string())),
+                (10, "super", vec![at(30)], None),
+                (10, "this", vec![at(2)], None),
+                (11, "inherited", vec![at(31)], None),
+                (11, "size", vec![outside], None),
+            ]
+        );
+    }
+
+    #[test]
+    fn constructors_match_by_a_run_of_their_parameters() {
+        let mut d = Declarations::default();
+        d.add_method("a/E", "<init>", vec!["I".into()], 4);
+        d.add_method("a/E", "<init>", vec![], 6);
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            d.method_line("a/E", "<init>", &p(&["Ljava/lang/String;", "I", "I"])),
+            Some(4)
+        );
+        assert_eq!(d.method_line("a/E", "<init>", &p(&[])), Some(6));
+        assert_eq!(
+            d.method_line("a/E", "<init>", &p(&["J"])),
+            Some(6),
+            "an empty run fits"
+        );
+        assert_eq!(d.method_line("a/F", "<init>", &p(&[])), None);
+        d.add_method("a/F", "<init>", vec!["I".into()], 8);
+        assert_eq!(d.method_line("a/F", "<init>", &p(&["J"])), None);
+        assert_eq!(simple_name("a/B$1L"), "L");
+        assert_eq!(simple_name("a/B$1"), "");
+        assert_eq!(simple_name("a/B$C"), "C");
+    }
+}
