@@ -21,8 +21,15 @@
 //!
 //! Set apart as `implicit` (never compared): calls inside a bridge method (`bridge`)
 //! and inside any other method or class the compiler synthesized, except a lambda's
-//! body (`synthetic`). Not sites: `invokedynamic` (a lambda's or method reference's
-//! creation, string concatenation: no callee the source names at the instruction).
+//! body (`synthetic`); the construction of an enum's constants in its static
+//! initializer (`enum_constant`); a call whose name the source does not write on its
+//! line (`not_written`: the compiler's own calls — string concatenation's
+//! `StringBuilder`, boxing's `valueOf`/`intValue`, the enhanced `for`'s `iterator`/
+//! `hasNext`/`next`, `assert`'s `desiredAssertionStatus`, an implicit `super()`, an
+//! enum switch's `ordinal`, `try`-with-resources' `close`). Not sites:
+//! `invokedynamic` (a lambda's or method reference's creation, string concatenation:
+//! no callee the source names at the instruction). A `finally` block's calls count
+//! once per copy the handler holds, not once per way out of the `try`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -269,7 +276,11 @@ fn set_apart(class: &ClassFile, method: &Method) -> Option<&'static str> {
 /// Instance initializers are copied into each constructor that calls `super(…)`: a
 /// class's constructors contribute, per (line, name, targets), the most any one of
 /// them holds, not their sum.
-pub fn sites(classes: &[ClassFile], declarations: &Declarations) -> Vec<TruthSite> {
+pub fn sites(
+    classes: &[ClassFile],
+    declarations: &Declarations,
+    written: Written<'_>,
+) -> Vec<TruthSite> {
     let index = Classes::new(classes);
     let mut sites = Vec::new();
     for class in classes {
@@ -278,7 +289,7 @@ pub fn sites(classes: &[ClassFile], declarations: &Declarations) -> Vec<TruthSit
         };
         let mut in_constructors: BTreeMap<SiteKey, usize> = BTreeMap::new();
         for method in &class.methods {
-            let found = method_sites(&index, declarations, class, method, file);
+            let found = method_sites(&index, declarations, written, class, method, file);
             if method.name != "<init>" {
                 sites.extend(found);
                 continue;
@@ -354,58 +365,166 @@ impl SiteKey {
     }
 }
 
-/// The sites of one method's code.
+/// Whether the source writes a name on a line: `written(file, line, name)`.
+pub type Written<'a> = &'a dyn Fn(&str, u32, &str) -> bool;
+
+/// The identifiers each line of the tree's files holds (comments and literals
+/// included: a word there keeps a call judged, it never sets one apart).
+#[derive(Debug, Default)]
+pub struct SourceWords {
+    files: HashMap<String, Vec<std::collections::HashSet<String>>>,
+}
+
+impl SourceWords {
+    pub fn add(&mut self, file: &str, text: &str) {
+        let lines = text
+            .split('\n')
+            .map(|line| {
+                line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .collect();
+        self.files.insert(file.to_string(), lines);
+    }
+
+    /// Whether `file`'s 1-based `line` writes the identifier `name` (an unread file
+    /// writes everything: nothing is set apart for want of its text).
+    pub fn writes(&self, file: &str, line: u32, name: &str) -> bool {
+        match self.files.get(file) {
+            None => true,
+            Some(lines) => line
+                .checked_sub(1)
+                .and_then(|i| lines.get(i as usize))
+                .is_some_and(|words| words.contains(name)),
+        }
+    }
+}
+
+/// The sites of one method's code. A `finally` block's code is copied on each way
+/// out of its `try`: a call the handler's copy holds (from a catch-all handler to its
+/// `athrow`) counts as many times as that copy holds it.
 fn method_sites(
     index: &Classes<'_>,
     declarations: &Declarations,
+    written: Written<'_>,
     class: &ClassFile,
     method: &Method,
     file: &str,
 ) -> Vec<TruthSite> {
     let apart = set_apart(class, method);
-    let mut pending_new: Vec<&str> = Vec::new();
-    let mut sites = Vec::new();
+    let mut pending_new: Vec<(&str, u32)> = Vec::new();
+    let mut found: Vec<(u32, TruthSite)> = Vec::new();
     for instruction in &method.code {
         let invoke = match instruction {
-            Instruction::New { class, .. } => {
-                pending_new.push(class);
+            Instruction::New { class, offset } => {
+                pending_new.push((class, *offset));
                 continue;
             }
-            Instruction::Invoke(i) if i.kind == InvokeKind::Dynamic => continue,
-            Instruction::Invoke(i) => i,
+            Instruction::Invoke(i) if i.kind != InvokeKind::Dynamic => i,
+            _ => continue,
         };
-        let constructs =
-            invoke.name == "<init>" && pending_new.last() == Some(&invoke.owner.as_str());
-        if constructs {
+        let created = match pending_new.last() {
+            Some((c, at)) if invoke.name == "<init>" && *c == invoke.owner => Some(*at),
+            _ => None,
+        };
+        if created.is_some() {
             pending_new.pop();
         }
-        let Some(line) = method.line_at(invoke.offset) else {
+        // A construction is placed at its `new`: the constructor's invoke follows
+        // the arguments, which may lie on later lines.
+        let Some(line) = method.line_at(created.unwrap_or(invoke.offset)) else {
             continue;
         };
         let resolved = index.resolve(&invoke.owner, &invoke.name, &invoke.descriptor);
-        let (name, targets) = match target(declarations, invoke, &resolved) {
-            Some(t) => t,
-            None => continue,
+        let Some((name, targets)) = target(declarations, invoke, &resolved) else {
+            continue;
         };
-        let name = match (invoke.name.as_str(), constructs) {
+        let name = match (invoke.name.as_str(), created.is_some()) {
             ("<init>", true) => written_class_name(index, &invoke.owner),
             ("<init>", false) if invoke.owner == class.name => "this".into(),
             ("<init>", false) => "super".into(),
             _ => name,
         };
+        let implicit = apart
+            .or_else(|| {
+                (created.is_some() && is_enum_constant(index, class, method, &invoke.owner))
+                    .then_some("enum_constant")
+            })
+            .or_else(|| (!written(file, line, &name)).then_some("not_written"));
         let judged = targets.is_some();
-        sites.push(TruthSite {
-            file: file.to_string(),
-            line,
-            column: None,
-            caller: None,
-            name,
-            targets: targets.unwrap_or_default(),
-            unjudged: (!judged && apart.is_none()).then(|| "no_declaration".to_string()),
-            implicit: apart.map(str::to_string),
-            expect: None,
-            primary: false,
-        });
+        found.push((
+            invoke.offset,
+            TruthSite {
+                file: file.to_string(),
+                line,
+                column: None,
+                caller: None,
+                name,
+                targets: targets.unwrap_or_default(),
+                unjudged: (!judged && implicit.is_none()).then(|| "no_declaration".to_string()),
+                implicit: implicit.map(str::to_string),
+                expect: None,
+                primary: false,
+            },
+        ));
+    }
+    without_finally_copies(method, found)
+}
+
+/// A construction of an enum's constant (the enum or its constant's body class) in
+/// the enum's static initializer: no source text writes it.
+fn is_enum_constant(
+    index: &Classes<'_>,
+    class: &ClassFile,
+    method: &Method,
+    created: &str,
+) -> bool {
+    let is_enum = class.super_name.as_deref() == Some("java/lang/Enum");
+    let of_enum = created == class.name
+        || index
+            .get(created)
+            .is_some_and(|c| c.super_name.as_deref() == Some(class.name.as_str()));
+    method.name == "<clinit>" && is_enum && of_enum
+}
+
+/// The sites, each call a `finally` handler's copy holds kept as often as that copy
+/// holds it.
+fn without_finally_copies(method: &Method, found: Vec<(u32, TruthSite)>) -> Vec<TruthSite> {
+    let mut limits: BTreeMap<SiteKey, usize> = BTreeMap::new();
+    for &handler in &method.catch_all {
+        let end = method
+            .code
+            .iter()
+            .find_map(|i| match i {
+                Instruction::Throw { offset } if *offset >= handler => Some(*offset),
+                _ => None,
+            })
+            .unwrap_or(u32::MAX);
+        let mut in_copy: BTreeMap<SiteKey, usize> = BTreeMap::new();
+        for (offset, site) in &found {
+            if (handler..end).contains(offset) {
+                *in_copy.entry(SiteKey::of(site)).or_default() += 1;
+            }
+        }
+        for (key, n) in in_copy {
+            let limit = limits.entry(key).or_default();
+            *limit = (*limit).max(n);
+        }
+    }
+    let mut kept: BTreeMap<SiteKey, usize> = BTreeMap::new();
+    let mut sites = Vec::new();
+    for (_, site) in found {
+        let key = SiteKey::of(&site);
+        if let Some(limit) = limits.get(&key) {
+            let n = kept.entry(key).or_default();
+            if *n >= *limit {
+                continue;
+            }
+            *n += 1;
+        }
+        sites.push(site);
     }
     sites
 }
@@ -579,7 +698,7 @@ mod tests {
         d.add_method("a/A", "<init>", vec!["I".into()], 5);
         d.add_method("a/A", "<init>", vec![], 2);
         d.add_method("a/Base", "inherited", vec![], 31);
-        let found = sites(&classes, &d);
+        let found = sites(&classes, &d, &|_, _, name| name != "size");
         let shown: Vec<_> = found
             .iter()
             .map(|s| {
@@ -603,9 +722,59 @@ mod tests {
                 (10, "super", vec![at(30)], None),
                 (10, "this", vec![at(2)], None),
                 (11, "inherited", vec![at(31)], None),
-                (11, "size", vec![outside], None),
+                (11, "size", vec![outside], Some("not_written".to_string())),
             ]
         );
+    }
+
+    #[test]
+    fn a_finally_block_counts_once_and_unwritten_calls_are_set_apart() {
+        // try { g(); } finally { f(); }: f is copied on the normal exit (pc 3) and in
+        // the catch-all handler (pc 10 … athrow at 14).
+        let mut m = method(
+            "run",
+            "()V",
+            vec![
+                invoke(1, InvokeKind::Virtual, "a/A", "g", "()V"),
+                invoke(3, InvokeKind::Virtual, "a/A", "f", "()V"),
+                invoke(11, InvokeKind::Virtual, "a/A", "f", "()V"),
+                Instruction::Throw { offset: 14 },
+                invoke(
+                    15,
+                    InvokeKind::Virtual,
+                    "java/lang/StringBuilder",
+                    "append",
+                    "()V",
+                ),
+            ],
+        );
+        m.lines = vec![(0, 5)];
+        m.catch_all = vec![10];
+        let a = class(
+            "a/A",
+            "java/lang/Object",
+            vec![m, method("f", "()V", vec![]), method("g", "()V", vec![])],
+        );
+        let mut d = Declarations::default();
+        d.add_class("a/A", "a/A.java", 1);
+        d.add_method("a/A", "f", vec![], 8);
+        d.add_method("a/A", "g", vec![], 9);
+        let mut words = SourceWords::default();
+        words.add(
+            "a/A.java",
+            "class A {\n\n\n\n  void run() { try { g(); } finally { f(); } }\n",
+        );
+        let found = sites(&[a], &d, &|f, l, n| words.writes(f, l, n));
+        let shown: Vec<_> = found
+            .iter()
+            .map(|s| (s.name.as_str(), s.implicit.as_deref()))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![("append", Some("not_written")), ("f", None), ("g", None)]
+        );
+        assert!(words.writes("b/Unread.java", 3, "x"));
+        assert!(!words.writes("a/A.java", 99, "f"));
     }
 
     #[test]

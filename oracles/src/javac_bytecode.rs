@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::bytecode::{sites, Declarations};
+use crate::bytecode::{sites, Declarations, SourceWords};
 use crate::javac::{absolute_dir, build_helper, java_files, JavacOptions};
 use crate::maven::{resolve_classpath, Coordinates};
 use crate::oracle::{Oracle, OracleOptions};
@@ -24,7 +24,7 @@ use crate::truth::{OracleStamp, Truth, TRUTH_SCHEMA};
 
 /// The adapter's version: bump it when what the reading says changes (the helper's
 /// text is pinned in oracles/tests/helper_digests.rs).
-pub const ADAPTER_VERSION: &str = "1";
+pub const ADAPTER_VERSION: &str = "2";
 
 /// The helper's source, embedded so the binary needs no checkout beside it.
 pub const HELPER_SOURCE: &str = include_str!("../java/Declarations.java");
@@ -120,6 +120,12 @@ impl Oracle for JavacBytecode {
         let declarations = read_declarations(&text).map_err(failed)?;
         let printed = javap_all(&class_files(&classes)?, &work, options)?;
         let classes = crate::javap::read(&printed).map_err(failed)?;
+        let mut words = SourceWords::default();
+        for file in &files {
+            let text = std::fs::read(root.join(file))
+                .map_err(|e| failed(format!("cannot read {file}: {e}")))?;
+            words.add(file, &String::from_utf8_lossy(&text));
+        }
         let stamp = OracleStamp {
             column: crate::truth::ColumnUnit::None,
             ..OracleStamp::at_name(
@@ -133,7 +139,7 @@ impl Oracle for JavacBytecode {
             corpus: options.corpus_id.into(),
             oracle: stamp,
             shape: None,
-            sites: sites(&classes, &declarations),
+            sites: sites(&classes, &declarations, &|f, l, n| words.writes(f, l, n)),
             references: None,
             pairs: Vec::new(),
         };

@@ -35,6 +35,9 @@ pub struct Method {
     pub code: Vec<Instruction>,
     /// (start pc, line), as the LineNumberTable lists them.
     pub lines: Vec<(u32, u32)>,
+    /// The handler pcs of the exception table's catch-all (`any`) entries: a
+    /// `finally` block's handler copy starts there.
+    pub catch_all: Vec<u32>,
 }
 
 /// The method flags the readings use.
@@ -54,6 +57,10 @@ pub enum Instruction {
         class: String,
     },
     Invoke(Invoke),
+    /// `athrow` (a `finally` handler's copy ends with one).
+    Throw {
+        offset: u32,
+    },
 }
 
 /// How an invoke instruction dispatches.
@@ -92,7 +99,7 @@ impl Method {
     pub fn invokes(&self) -> impl Iterator<Item = &Invoke> {
         self.code.iter().filter_map(|i| match i {
             Instruction::Invoke(x) => Some(x),
-            Instruction::New { .. } => None,
+            _ => None,
         })
     }
 }
@@ -224,6 +231,8 @@ impl Reader {
             let line_no = line_no.trim().parse().map_err(|_| "a bad line number")?;
             let pc = pc.trim().parse().map_err(|_| "a bad pc")?;
             method.lines.push((pc, line_no));
+        } else if let Some(handler) = catch_all_handler(trimmed) {
+            method.catch_all.push(handler);
         } else if let Some(instruction) = instruction(trimmed, &class.name)? {
             method.code.push(instruction);
         }
@@ -313,6 +322,17 @@ fn without_type_arguments(text: &str) -> String {
     out
 }
 
+/// The handler pc of an exception table row `from to target any`.
+fn catch_all_handler(trimmed: &str) -> Option<u32> {
+    let fields: Vec<&str> = trimmed.split_whitespace().collect();
+    match fields.as_slice() {
+        [from, to, target, "any"] if from.parse::<u32>().is_ok() && to.parse::<u32>().is_ok() => {
+            target.parse().ok()
+        }
+        _ => None,
+    }
+}
+
 /// A numbered instruction the readings use (`12: invokevirtual #7 // Method a/B.f:()V`,
 /// `3: new #2 // class a/B`); `None` for every other line.
 fn instruction(trimmed: &str, this_class: &str) -> Result<Option<Instruction>, String> {
@@ -329,6 +349,7 @@ fn instruction(trimmed: &str, this_class: &str) -> Result<Option<Instruction>, S
         "invokespecial" => InvokeKind::Special,
         "invokeinterface" => InvokeKind::Interface,
         "invokedynamic" => InvokeKind::Dynamic,
+        "athrow" => return Ok(Some(Instruction::Throw { offset })),
         "new" => {
             let class = comment(rest).and_then(|c| c.strip_prefix("class "));
             let class = class.ok_or("a `new` without its class")?;
@@ -452,7 +473,11 @@ Constant pool:
                        1: 28
                  default: 29
             }
-        28: return
+        28: athrow
+      Exception table:
+         from    to  target type
+             0     4    19   any
+             0     4    25   Class java/lang/Exception
       LineNumberTable:
         line 9: 0
         line 10: 4
@@ -511,7 +536,9 @@ SourceFile: "I.java"
         assert_eq!(init.descriptor, "(Ljava/lang/Comparable;)V");
         assert_eq!(init.lines, vec![(0, 7), (4, 8)]);
         let f = &a.methods[1];
-        assert_eq!(f.code.len(), 5, "{:?}", f.code);
+        assert_eq!(f.code.len(), 6, "{:?}", f.code);
+        assert_eq!(f.code[5], Instruction::Throw { offset: 28 });
+        assert_eq!(f.catch_all, vec![19]);
         assert_eq!(
             f.code[1],
             Instruction::New {
