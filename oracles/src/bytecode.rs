@@ -101,10 +101,14 @@ fn is_run_of(part: &[String], whole: &[String]) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Resolved {
     /// A method of an in-tree class (the class, the method's name and descriptor).
+    /// `also_outside`: found in an interface while a supertype outside the tree may
+    /// declare the same method — the JVM's maximally specific methods are then
+    /// several, and the outside one is as acceptable.
     InTree {
         class: String,
         name: String,
         descriptor: String,
+        also_outside: bool,
     },
     /// An in-tree class declares no such method: the compiler generated it (a default
     /// constructor, an enum's `values`), or it lies in an outside supertype.
@@ -139,13 +143,13 @@ impl<'a> Classes<'a> {
         owner: &str,
         name: &str,
         descriptor: &str,
-    ) -> Option<(&'a ClassFile, &'a Method)> {
+    ) -> Option<(&'a ClassFile, &'a Method, bool)> {
         let mut interfaces = Vec::new();
         let mut current = self.get(owner);
         let mut visited = 0;
         while let Some(class) = current {
             if let Some(m) = find(class, name, descriptor) {
-                return Some((class, m));
+                return Some((class, m, false));
             }
             interfaces.extend(class.interfaces.iter().map(String::as_str));
             visited += 1;
@@ -158,7 +162,7 @@ impl<'a> Classes<'a> {
         while k < interfaces.len() && k < MAX_SUPERS {
             if let Some(class) = self.get(interfaces[k]) {
                 if let Some(m) = find(class, name, descriptor) {
-                    return Some((class, m));
+                    return Some((class, m, true));
                 }
                 interfaces.extend(class.interfaces.iter().map(String::as_str));
             }
@@ -176,7 +180,8 @@ impl<'a> Classes<'a> {
             let Some(start) = self.get(&owner) else {
                 return Resolved::Outside;
             };
-            let Some((class, method)) = self.declaring(&owner, &name, &descriptor) else {
+            let Some((class, method, in_interface)) = self.declaring(&owner, &name, &descriptor)
+            else {
                 return match name == "<init>" || self.supers_in_tree(start) {
                     true => Resolved::Generated { class: owner },
                     false => Resolved::Outside,
@@ -187,6 +192,7 @@ impl<'a> Classes<'a> {
                     class: class.name.clone(),
                     name: method.name.clone(),
                     descriptor: method.descriptor.clone(),
+                    also_outside: in_interface && !self.supers_in_tree(start),
                 };
             }
             let Some(next) = stands_for(method) else {
@@ -201,21 +207,26 @@ impl<'a> Classes<'a> {
         Resolved::Outside
     }
 
-    /// Whether every superclass of `class` lies in the tree up to `java/lang/Object`
-    /// (so a method it does not declare is one the compiler generated, not an
-    /// inherited outside one).
+    /// Whether every supertype of `class` — superclasses and interfaces, transitively
+    /// — lies in the tree, `java/lang/Object` aside (so a method none declares is one
+    /// the compiler generated, not an inherited outside one).
     fn supers_in_tree(&self, class: &ClassFile) -> bool {
-        let mut current = class;
-        for _ in 0..MAX_SUPERS {
-            match current.super_name.as_deref() {
-                None | Some("java/lang/Object") => return true,
-                Some(s) => match self.get(s) {
-                    Some(c) => current = c,
+        let mut pending: Vec<&ClassFile> = vec![class];
+        let mut visited = 0;
+        while let Some(c) = pending.pop() {
+            visited += 1;
+            if visited > MAX_SUPERS {
+                return false;
+            }
+            let supers = c.super_name.iter().chain(&c.interfaces);
+            for s in supers.filter(|s| *s != "java/lang/Object") {
+                match self.get(s) {
+                    Some(next) => pending.push(next),
                     None => return false,
-                },
+                }
             }
         }
-        false
+        true
     }
 }
 
@@ -563,6 +574,7 @@ fn target(
             class,
             name,
             descriptor,
+            also_outside,
         } => {
             let params = parameters(descriptor).unwrap_or_default();
             let line = declarations.method_line(class, name, &params);
@@ -576,7 +588,13 @@ fn target(
                 (None, Some(_)) if !declares_any(declarations, class, name) => class_line(class),
                 _ => None,
             };
-            (name.clone(), placed.map(|t| vec![t]))
+            let outside = also_outside.then(|| TruthTarget::Outside {
+                symbol: format!("{}.{name}", invoke.owner.replace('/', ".")),
+            });
+            (
+                name.clone(),
+                placed.map(|t| std::iter::once(t).chain(outside).collect()),
+            )
         }
     })
 }
@@ -775,6 +793,61 @@ mod tests {
         );
         assert!(words.writes("b/Unread.java", 3, "x"));
         assert!(!words.writes("a/A.java", 99, "f"));
+    }
+
+    #[test]
+    fn an_interface_method_an_outside_supertype_may_declare_is_both() {
+        // interface BufferedSink extends Sink, java.nio.channels.WritableByteChannel;
+        // class Iter implements java.lang.Iterable (spliterator is Iterable's).
+        let mut buffered = class("a/BufferedSink", "java/lang/Object", vec![]);
+        buffered.interfaces = vec![
+            "a/Sink".into(),
+            "java/nio/channels/WritableByteChannel".into(),
+        ];
+        let sink = class(
+            "a/Sink",
+            "java/lang/Object",
+            vec![method("close", "()V", vec![])],
+        );
+        let mut iter = class("a/Iter", "java/lang/Object", vec![]);
+        iter.interfaces = vec!["java/lang/Iterable".into()];
+        let user = class(
+            "a/User",
+            "java/lang/Object",
+            vec![method(
+                "run",
+                "()V",
+                vec![
+                    invoke(0, InvokeKind::Interface, "a/BufferedSink", "close", "()V"),
+                    invoke(1, InvokeKind::Virtual, "a/Iter", "spliterator", "()V"),
+                ],
+            )],
+        );
+        let mut d = Declarations::default();
+        for (c, line) in [
+            ("a/BufferedSink", 1),
+            ("a/Sink", 2),
+            ("a/Iter", 3),
+            ("a/User", 4),
+        ] {
+            d.add_class(c, "a/A.java", line);
+        }
+        d.add_method("a/Sink", "close", vec![], 5);
+        let found = sites(&[buffered, sink, iter, user], &d, &|_, _, _| true);
+        let targets: Vec<_> = found
+            .iter()
+            .map(|s| (s.name.as_str(), s.targets.clone()))
+            .collect();
+        let outside = |symbol: &str| TruthTarget::Outside {
+            symbol: symbol.into(),
+        };
+        assert_eq!(
+            targets,
+            vec![
+                ("close", vec![at(5), outside("a.BufferedSink.close")]),
+                ("spliterator", vec![outside("a.Iter.spliterator")]),
+            ]
+        );
     }
 
     #[test]
