@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn a_reading_without_columns_is_compared_as_a_multiset_per_line_and_name() {
-        let mut no_column = |targets| {
+        let no_column = |targets| {
             let mut s = site(7, 1, "f", targets);
             s.column = None;
             s

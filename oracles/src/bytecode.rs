@@ -42,13 +42,16 @@ const MAX_FOLLOW: usize = 4;
 /// How many superclasses and superinterfaces a resolution visits.
 const MAX_SUPERS: usize = 256;
 
+/// A method's overloads: (parameter descriptors, line of the name).
+pub type Overloads = Vec<(Vec<String>, u32)>;
+
 /// Where the source declares each class and method of the tree.
 #[derive(Debug, Default, Clone)]
 pub struct Declarations {
     /// Internal class name → (file, line of its name).
     pub classes: HashMap<String, (String, u32)>,
     /// (internal owner, method name or `<init>`) → (parameter descriptors, line).
-    pub methods: HashMap<(String, String), Vec<(Vec<String>, u32)>>,
+    pub methods: HashMap<(String, String), Overloads>,
 }
 
 impl Declarations {

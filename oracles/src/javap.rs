@@ -109,7 +109,7 @@ impl Method {
 pub fn parameters(descriptor: &str) -> Option<Vec<String>> {
     let inner = descriptor.strip_prefix('(')?;
     let close = inner.find(')')?;
-    let bytes = inner[..close].as_bytes();
+    let bytes = &inner.as_bytes()[..close];
     let mut params = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
