@@ -50,6 +50,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
         "clang" => Some("clang-ast"),
         "tsc" => Some("scip-typescript"),
         "gnat" => Some("gnat-gimple"),
+        "javac" => Some("javac-bytecode"),
         _ => None,
     }
 }
@@ -238,7 +239,9 @@ fn status(site: Option<&TruthSite>) -> String {
     }
 }
 
-/// Pairs the sites of one (file, line, name): equal columns first, then in column
+/// Pairs the sites of one (file, line, name): equal columns first; then, where a
+/// reading gives no column (bytecode), a line's calls of one name are compared as
+/// multisets: judged sites naming the same targets pair first; the rest in column
 /// order.
 fn pair_up<'t>(
     a: &[&'t TruthSite],
@@ -256,8 +259,25 @@ fn pair_up<'t>(
             None => left.push(*site),
         }
     }
-    let mut rest_b = (0..b.len()).filter(|&k| !used_b[k]);
+    let mut unmatched = Vec::new();
     for site in left {
+        let same = (0..b.len()).find(|&k| {
+            !used_b[k]
+                && (site.column.is_none() || b[k].column.is_none())
+                && status(Some(site)) == "judged"
+                && status(Some(b[k])) == "judged"
+                && disagreement_kind(site, b[k]).is_none()
+        });
+        match same {
+            Some(k) => {
+                used_b[k] = true;
+                pairs.push((Some(site), Some(b[k])));
+            }
+            None => unmatched.push(site),
+        }
+    }
+    let mut rest_b = (0..b.len()).filter(|&k| !used_b[k]);
+    for site in unmatched {
         pairs.push((Some(site), rest_b.next().map(|k| b[k])));
     }
     pairs.extend(rest_b.map(|k| (None, Some(b[k]))));
@@ -522,6 +542,30 @@ mod tests {
             "{md}"
         );
         assert_eq!(md.matches("| c | thir").count(), 1, "one record per pair");
+    }
+
+    #[test]
+    fn a_reading_without_columns_is_compared_as_a_multiset_per_line_and_name() {
+        let no_column = |targets| {
+            let mut s = site(7, 1, "f", targets);
+            s.column = None;
+            s
+        };
+        // `f(f(x))`: the source's order is outer then inner; the bytecode's the reverse.
+        let a = truth(
+            "javac",
+            vec![site(7, 5, "f", vec![at(10)]), site(7, 7, "f", vec![at(20)])],
+        );
+        let b = truth(
+            "bytecode",
+            vec![no_column(vec![at(20)]), no_column(vec![at(10)])],
+        );
+        let c = compare(&a, &b);
+        assert_eq!((c.both, c.agree), (2, 2), "{:?}", c.disagreements);
+        let b = truth("bytecode", vec![no_column(vec![at(30)])]);
+        let c = compare(&a, &b);
+        assert_eq!((c.both, c.agree), (1, 0));
+        assert_eq!(c.first_only.get("absent"), Some(&1));
     }
 
     #[test]

@@ -128,7 +128,13 @@ impl Oracle for Javac {
         let cache = absolute_dir(&options.cache_dir.join("oracles"))?;
         let work = absolute_dir(options.work_dir)?;
 
-        let helper = build_helper(&javac, &version, &cache.join("javac"), options.timeout)?;
+        let helper = build_helper(
+            &javac,
+            &version,
+            &cache.join("javac"),
+            (HELPER_SOURCE, HELPER_CLASS),
+            options.timeout,
+        )?;
         let coordinates: Vec<Coordinates> = javac_options
             .classpath
             .iter()
@@ -219,31 +225,32 @@ pub fn truth_from_lines(corpus: &str, oracle: OracleStamp, text: &str) -> Result
     Ok(truth)
 }
 
-/// Compiles the helper once per (helper text, javac version) into `cache`; returns
-/// the classes directory.
-fn build_helper(
+/// Compiles a helper (its source and class name) once per (helper text, javac
+/// version) into `cache`; returns the classes directory.
+pub(crate) fn build_helper(
     javac: &Tool,
     version: &str,
     cache: &Path,
+    (helper_source, helper_class): (&str, &str),
     bound: Duration,
 ) -> Result<PathBuf, Outcome> {
     let mut hasher = Sha256::new();
-    hasher.update(HELPER_SOURCE.as_bytes());
+    hasher.update(helper_source.as_bytes());
     hasher.update(version.as_bytes());
     let key: String = hasher.finalize()[..8]
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
     let dir = cache.join(format!("helper-{key}"));
-    if dir.join(format!("{HELPER_CLASS}.class")).is_file() {
+    if dir.join(format!("{helper_class}.class")).is_file() {
         return Ok(dir);
     }
     let partial = cache.join(format!("helper-{key}.partial"));
     let _ = std::fs::remove_dir_all(&partial);
     std::fs::create_dir_all(&partial)
         .map_err(|e| failed("javac", format!("cannot create {}: {e}", partial.display())))?;
-    let source = partial.join(format!("{HELPER_CLASS}.java"));
-    std::fs::write(&source, HELPER_SOURCE)
+    let source = partial.join(format!("{helper_class}.java"));
+    std::fs::write(&source, helper_source)
         .map_err(|e| failed("javac", format!("cannot write the helper: {e}")))?;
     javac
         .command(&partial)
@@ -289,7 +296,7 @@ pub fn java_files(root: &Path, exclude: &[String]) -> std::io::Result<Vec<String
     Ok(found)
 }
 
-fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
+pub(crate) fn absolute_dir(path: &Path) -> Result<PathBuf, Outcome> {
     crate::toolchain::absolute_dir("javac", path)
 }
 

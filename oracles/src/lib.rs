@@ -5,6 +5,7 @@
 //! except through [`toolchain::Invocation`].
 
 pub mod ali;
+pub mod bytecode;
 pub mod clang;
 pub mod clang_ast;
 pub mod gnat;
@@ -13,6 +14,8 @@ pub mod gocallgraph;
 pub mod gotypes;
 pub mod input;
 pub mod javac;
+pub mod javac_bytecode;
+pub mod javap;
 pub mod jstrace;
 pub mod kotlin_ir;
 pub mod kotlin_source;

@@ -58,6 +58,7 @@ pub fn oracle_names() -> &'static [&'static str] {
         "go-callgraph",
         "gotypes",
         "javac",
+        "javac-bytecode",
         "jstrace",
         "kotlinc",
         "mcs",
@@ -80,6 +81,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         // The SSA call graph, go/types' second reading (`harness crosscheck`).
         "go-callgraph" => Some(Box::new(crate::gocallgraph::GoCallgraph)),
         "javac" => Some(Box::new(crate::javac::Javac)),
+        // The class files through javap, javac's second reading (`harness crosscheck`).
+        "javac-bytecode" => Some(Box::new(crate::javac_bytecode::JavacBytecode)),
         "kotlinc" => Some(Box::new(crate::kotlinc::Kotlinc)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         "jstrace" => Some(Box::new(crate::jstrace::Jstrace)),

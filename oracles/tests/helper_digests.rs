@@ -69,6 +69,14 @@ const PINS: &[(&str, &str, &[Digest])] = &[
         )],
     ),
     (
+        "javac-bytecode",
+        "3",
+        &[(
+            "java/Declarations.java",
+            "b25a179dde4a455b31c784de246183e72c36f718ed2b98050b191997602b3f1c",
+        )],
+    ),
+    (
         "jstrace",
         "2",
         &[
