@@ -893,7 +893,7 @@ mod tests {
             .find(|e| e.qualified_name == "src/A.java::p::A::use")
             .unwrap();
         // The declaration is at its name token, past the modifiers.
-        assert_eq!((uses.line, uses.column), (13, 16));
+        assert_eq!((uses.line, uses.column), (13, Some(16)));
         let calls: Vec<(u32, Option<u32>, &str, Resolution, Option<u32>, Option<u32>)> = report
             .calls
             .iter()
@@ -923,7 +923,10 @@ mod tests {
                 (18, Some(18), "get", Resolution::Unresolved, None, None),
             ]
         );
-        assert!(report.calls.iter().all(|c| c.site && c.caller == Some(uses.id)));
+        assert!(report.calls.iter().all(|c| c.site));
+        // The annotation is written on the second constructor, its caller.
+        assert_ne!(report.calls[0].caller, Some(uses.id));
+        assert!(report.calls[1..].iter().all(|c| c.caller == Some(uses.id)));
         assert_eq!(
             counts,
             ColbyCounts {
