@@ -124,7 +124,9 @@ pub fn code2flow_report(
     let mut entities: BTreeMap<&str, Entity> = BTreeMap::new();
     let mut modules: BTreeMap<&str, &str> = BTreeMap::new();
     for (uid, node) in &output.graph.nodes {
-        let Some(named) = Named::of(node) else { continue };
+        let Some(named) = Named::of(node) else {
+            continue;
+        };
         let candidates = by_stem.get(named.stem).map_or(&[][..], |v| v.as_slice());
         if named.is_module() {
             if let [file] = candidates {
@@ -227,7 +229,9 @@ fn files_of(root: &Path, extensions: &[&str]) -> Vec<String> {
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            let Ok(kind) = entry.file_type() else { continue };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             if kind.is_dir() {
                 pending.push(path);
             } else if kind.is_file()
@@ -323,7 +327,11 @@ mod tests {
         std::fs::create_dir(dir.path().join("pkg")).unwrap();
         std::fs::write(dir.path().join("a.py"), "def f(): pass\n").unwrap();
         std::fs::write(dir.path().join("pkg/a.py"), "def f(): pass\n").unwrap();
-        let files = vec!["a.py".to_string(), "m.py".to_string(), "pkg/a.py".to_string()];
+        let files = vec![
+            "a.py".to_string(),
+            "m.py".to_string(),
+            "pkg/a.py".to_string(),
+        ];
         let report = code2flow_report(OUTPUT.as_bytes(), &files, dir.path(), "python").unwrap();
         let entities: Vec<(&str, u32)> = report
             .entities
@@ -333,7 +341,11 @@ mod tests {
         // `a::f` is in two files at the same line: unplaced.
         assert_eq!(
             entities,
-            [("m.py::C.__init__", 4), ("m.py::C.run", 7), ("m.py::helper", 11)]
+            [
+                ("m.py::C.__init__", 4),
+                ("m.py::C.run", 7),
+                ("m.py::helper", 11)
+            ]
         );
         let calls: Vec<(&str, u32, &str, Resolution)> = report
             .calls

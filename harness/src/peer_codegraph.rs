@@ -99,7 +99,8 @@ pub(crate) fn ensure_installed(
         return Ok(dir);
     }
     if dir.exists() {
-        std::fs::remove_dir_all(&dir).map_err(|e| failed(lock.name, format!("cannot clear: {e}")))?;
+        std::fs::remove_dir_all(&dir)
+            .map_err(|e| failed(lock.name, format!("cannot clear: {e}")))?;
     }
     std::fs::create_dir_all(&dir).map_err(|e| failed(lock.name, format!("cannot create: {e}")))?;
     std::fs::write(dir.join("package.json"), lock.package_json)
@@ -315,7 +316,11 @@ impl<'g> ColbyIndex<'g> {
             let (line, column) = tokens
                 .file(&node.file_path)
                 .and_then(|t| {
-                    t.find_within(node.start_line, node.end_line.unwrap_or(node.start_line), &node.name)
+                    t.find_within(
+                        node.start_line,
+                        node.end_line.unwrap_or(node.start_line),
+                        &node.name,
+                    )
                 })
                 .map_or((node.start_line, None), |(l, c)| (l, Some(c)));
             let id = entity_of.len() as u64 + 1;
@@ -346,7 +351,10 @@ impl<'g> ColbyIndex<'g> {
                 && node.name == class.name
                 && matches!(class.kind.as_str(), "class" | "struct");
             if is_constructor {
-                constructors.entry(class.id.as_str()).or_default().push(node.id.as_str());
+                constructors
+                    .entry(class.id.as_str())
+                    .or_default()
+                    .push(node.id.as_str());
             }
         }
         ColbyIndex {
@@ -392,11 +400,7 @@ impl<'g> ColbyIndex<'g> {
 /// node); a construction landing on a class whose constructors the graph holds is
 /// a call of its constructor (the only one named; several → the overload unnamed);
 /// every reference it failed to resolve is its `unresolved` answer at its site.
-pub fn colby_report(
-    graph: &ColbyGraph,
-    root: &Path,
-    language: &str,
-) -> (Report, ColbyCounts) {
+pub fn colby_report(graph: &ColbyGraph, root: &Path, language: &str) -> (Report, ColbyCounts) {
     let mut tokens = TreeTokens::new(root, language);
     let index = ColbyIndex::new(graph, &mut tokens);
     let mut counts = ColbyCounts::default();
@@ -422,7 +426,10 @@ pub fn colby_report(
             .or_else(|| target_node.map(|n| n.name.clone()))
             .unwrap_or_default();
         let name = last_identifier(&written).to_string();
-        let (line, column) = match tokens.file(&source.file_path).and_then(|t| t.find_from(line, col + 1, &name)) {
+        let (line, column) = match tokens
+            .file(&source.file_path)
+            .and_then(|t| t.find_from(line, col + 1, &name))
+        {
             Some(found) => found,
             None => {
                 counts.name_not_found += 1;
@@ -473,7 +480,11 @@ pub fn colby_report(
             .or_default()
             .push(call);
     }
-    for reference in graph.unresolved.iter().filter(|r| is_call_kind(&r.reference_kind)) {
+    for reference in graph
+        .unresolved
+        .iter()
+        .filter(|r| is_call_kind(&r.reference_kind))
+    {
         let name = last_identifier(&reference.reference_name).to_string();
         let col = reference.col.unwrap_or(0);
         let (line, column) = tokens
@@ -696,7 +707,11 @@ pub fn optave_report(graph: &OptaveGraph, root: &Path, language: &str) -> Report
         .map(|n| ((n.file.as_str(), n.name.as_str()), n.id))
         .collect();
     let mut constructors: BTreeMap<i64, i64> = BTreeMap::new();
-    for node in graph.nodes.iter().filter(|n| matches!(n.kind.as_str(), "method" | "constructor")) {
+    for node in graph
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.kind.as_str(), "method" | "constructor"))
+    {
         let Some((class, own)) = node.name.rsplit_once('.') else {
             continue;
         };
@@ -719,7 +734,10 @@ pub fn optave_report(graph: &OptaveGraph, root: &Path, language: &str) -> Report
             continue;
         };
         let caller = entity_of.get(&edge.source_id);
-        let target_id = constructors.get(&edge.target_id).copied().unwrap_or(edge.target_id);
+        let target_id = constructors
+            .get(&edge.target_id)
+            .copied()
+            .unwrap_or(edge.target_id);
         let target = entity_of.get(&target_id);
         let name = nodes
             .get(&edge.target_id)
@@ -780,7 +798,13 @@ fn build_better_sqlite3(install: &Path, setup: &CorpusSetup) -> Result<(), Outco
     );
     Tool::locate("npm")?
         .command(install)
-        .args(["rebuild", "better-sqlite3", "--no-audit", "--no-fund", "--loglevel=error"])
+        .args([
+            "rebuild",
+            "better-sqlite3",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+        ])
         .env("PATH", path)
         .env("npm_config_nodedir", &node_dir)
         .env("npm_config_build_from_source", "true")
@@ -997,6 +1021,9 @@ mod tests {
         );
         assert!(report.calls.iter().all(|c| !c.site && c.column.is_none()));
         // Parameters and the directory are no entities.
-        assert!(report.entities.iter().all(|e| e.kind != "parameter" && e.kind != "directory"));
+        assert!(report
+            .entities
+            .iter()
+            .all(|e| e.kind != "parameter" && e.kind != "directory"));
     }
 }

@@ -57,9 +57,11 @@ fn is_name_leaf(node: &tree_sitter::Node<'_>) -> bool {
         return false;
     }
     let kind = node.kind();
-    !["string", "comment", "literal", "number", "escape", "content", "char"]
-        .iter()
-        .any(|k| kind.contains(k))
+    ![
+        "string", "comment", "literal", "number", "escape", "content", "char",
+    ]
+    .iter()
+    .any(|k| kind.contains(k))
 }
 
 impl FileTokens {
@@ -69,7 +71,9 @@ impl FileTokens {
         parser
             .set_language(grammar)
             .map_err(|e| format!("grammar: {e}"))?;
-        let tree = parser.parse(source, None).ok_or("the parser gave no tree")?;
+        let tree = parser
+            .parse(source, None)
+            .ok_or("the parser gave no tree")?;
         let mut tokens = FileTokens::default();
         let mut cursor = tree.walk();
         // An iterative walk: depth is bounded by the tree, not by the call stack.
@@ -174,7 +178,10 @@ mod tests {
         let source = b"class A {\n  @Override\n  public String toString() { return \"\"; }\n}\n";
         let tokens = FileTokens::read(source, &grammar("A.java", "java").unwrap()).unwrap();
         assert_eq!(tokens.find_within(2, 3, "toString"), Some((3, 17)));
-        assert_eq!(grammar("a.h", "c").is_some(), grammar("a.h", "cpp").is_some());
+        assert_eq!(
+            grammar("a.h", "c").is_some(),
+            grammar("a.h", "cpp").is_some()
+        );
         assert!(grammar("a.adb", "ada").is_none());
     }
 }
