@@ -20,6 +20,9 @@ const MAX_LINES_ON: u32 = 4;
 struct Token {
     column: u32,
     text: String,
+    /// The `name` field of its parent: a declaration's own name (not the
+    /// `value` of a decorator `@value.setter` written before it).
+    declares: bool,
 }
 
 /// The identifier tokens of one file, by line.
@@ -89,6 +92,7 @@ impl FileTokens {
                         .push(Token {
                             column: start.column as u32 + 1,
                             text: text.to_string(),
+                            declares: cursor.field_name() == Some("name"),
                         });
                 }
             }
@@ -119,11 +123,18 @@ impl FileTokens {
     /// The first token spelled `name` from `line` through `last_line` (a
     /// declaration's own name inside its span: past annotations, modifiers and
     /// return types written before it).
+    /// A token that is its declaration's `name` field wins over an earlier one
+    /// spelled the same (a decorator, an annotation argument, a return type).
     pub fn find_within(&self, line: u32, last_line: u32, name: &str) -> Option<(u32, u32)> {
-        self.lines
-            .range(line..=last_line.max(line))
-            .flat_map(|(l, tokens)| tokens.iter().map(move |t| (*l, t)))
-            .find(|(_, t)| t.text == name)
+        let spelled = || {
+            self.lines
+                .range(line..=last_line.max(line))
+                .flat_map(|(l, tokens)| tokens.iter().map(move |t| (*l, t)))
+                .filter(|(_, t)| t.text == name)
+        };
+        spelled()
+            .find(|(_, t)| t.declares)
+            .or_else(|| spelled().next())
             .map(|(l, t)| (l, t.column))
     }
 }
@@ -178,6 +189,10 @@ mod tests {
         let source = b"class A {\n  @Override\n  public String toString() { return \"\"; }\n}\n";
         let tokens = FileTokens::read(source, &grammar("A.java", "java").unwrap()).unwrap();
         assert_eq!(tokens.find_within(2, 3, "toString"), Some((3, 17)));
+        // A property's setter: the decorator names it first, the `def` declares it.
+        let source = b"class C:\n    @value.setter\n    def value(self, v):\n        pass\n";
+        let tokens = FileTokens::read(source, &grammar("c.py", "python").unwrap()).unwrap();
+        assert_eq!(tokens.find_within(2, 4, "value"), Some((3, 9)));
         assert_eq!(
             grammar("a.h", "c").is_some(),
             grammar("a.h", "cpp").is_some()
