@@ -863,6 +863,19 @@ pub fn run_optave(
 mod tests {
     use super::*;
 
+    /// A site as the tests compare it: line, column, name, resolution, target
+    /// line, declaration line.
+    type SiteRow<'a> = (
+        u32,
+        Option<u32>,
+        &'a str,
+        Resolution,
+        Option<u32>,
+        Option<u32>,
+    );
+    /// A pair-only call: line, caller, name, resolution, target line.
+    type PairRow<'a> = (u32, Option<u64>, &'a str, Resolution, Option<u32>);
+
     #[test]
     fn the_written_callee_is_its_last_identifier() {
         assert_eq!(last_identifier("helper"), "helper");
@@ -918,7 +931,7 @@ mod tests {
             .unwrap();
         // The declaration is at its name token, past the modifiers.
         assert_eq!((uses.line, uses.column), (13, Some(16)));
-        let calls: Vec<(u32, Option<u32>, &str, Resolution, Option<u32>, Option<u32>)> = report
+        let calls: Vec<SiteRow<'_>> = report
             .calls
             .iter()
             .map(|c| {
@@ -989,7 +1002,7 @@ mod tests {
             edges: serde_json::from_str(PY_EDGES).unwrap(),
         };
         let report = optave_report(&graph, dir.path(), "python");
-        let calls: Vec<(u32, Option<u64>, &str, Resolution, Option<u32>)> = report
+        let calls: Vec<PairRow<'_>> = report
             .calls
             .iter()
             .map(|c| {
