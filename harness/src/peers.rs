@@ -190,6 +190,15 @@ pub fn measure_peer(
         version: report.engine.version.clone(),
     };
     row.run = Some(stats);
+    if report.calls.iter().all(|c| !c.site) && !names_callers(&prepared.truth) {
+        // A truth site without a caller borrows its engine partner's (PROTOCOL
+        // §6); a pair-only call has no partner, so no pair of it could be judged:
+        // 0 % recall would be the scorer's gap, not the tool's.
+        return Err(Outcome::NotImplemented {
+            tool: format!("peer:{}", peer.name),
+            detail: "the truth names no callers: pairs without sites cannot be judged".into(),
+        });
+    }
     crate::measure::fill_scores(row, &report, &prepared.truth, &prepared.options);
     if report.calls.iter().all(|c| !c.site) {
         if let Some(figures) = row.figures.as_mut() {
@@ -197,6 +206,11 @@ pub fn measure_peer(
         }
     }
     Ok(())
+}
+
+/// Whether any truth site names its caller (the kotlinc truth names none).
+fn names_callers(truth: &oracles::truth::Truth) -> bool {
+    truth.sites.iter().any(|s| s.caller.is_some()) || !truth.pairs.is_empty()
 }
 
 /// A tool that gives no call sites has no site ratios: its 0 % coverage would read
