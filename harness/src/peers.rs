@@ -20,6 +20,8 @@ use sha2::Digest as _;
 use crate::corpora::{CorpusEntry, OracleChoice};
 use crate::engine::Analyzer;
 use crate::model::{Measurements, NameVersion, Row};
+use crate::peer_code2flow::CODE2FLOW;
+use crate::peer_codegraph::{COLBY, OPTAVE};
 use crate::pipeline::{CorpusSetup, Prepared};
 use crate::report::{Call, EngineStamp, Entity, Report, Resolution, Target, REPORT_SCHEMA};
 
@@ -32,7 +34,10 @@ pub const PYAN3_VERSION: &str = "2.9.0";
 /// The peers `--peers` runs; any other `peers` entry of corpora.json (PyCG) runs as
 /// before.
 pub fn is_opt_in(name: &str) -> bool {
-    matches!(name, PYAN3 | JARVIS | JARVIS_PRECISION)
+    matches!(
+        name,
+        PYAN3 | JARVIS | JARVIS_PRECISION | CODE2FLOW | COLBY | OPTAVE
+    )
 }
 
 /// JARVIS (`jarviscg`): Python, pairs by dotted names; default and flow-sensitive.
@@ -63,6 +68,18 @@ fn timed_run(
     cwd: &Path,
     setup: &CorpusSetup,
 ) -> Result<RunStats, Outcome> {
+    timed_run_env(tool, program, args, cwd, &[], setup)
+}
+
+/// [`timed_run`] with `env` set for the tool (and its children).
+pub(crate) fn timed_run_env(
+    tool: &str,
+    program: &Path,
+    args: &[std::ffi::OsString],
+    cwd: &Path,
+    env: &[(&str, std::ffi::OsString)],
+    setup: &CorpusSetup,
+) -> Result<RunStats, Outcome> {
     let scratch = tempfile::tempdir().map_err(|e| failed(tool, format!("no temp dir: {e}")))?;
     let stats = scratch.path().join("time.txt");
     let started = std::time::Instant::now();
@@ -71,8 +88,11 @@ fn timed_run(
             name: tool.into(),
             path: TIME.into(),
         };
-        timer
-            .command(cwd)
+        let mut command = timer.command(cwd);
+        for (key, value) in env {
+            command = command.env(key, value);
+        }
+        command
             .args(["-f", "%M", "-o"])
             .arg(&stats)
             .arg(program)
@@ -84,7 +104,11 @@ fn timed_run(
             name: tool.into(),
             path: program.to_path_buf(),
         };
-        tool.command(cwd).args(args).timeout(setup.bound).run()?;
+        let mut command = tool.command(cwd);
+        for (key, value) in env {
+            command = command.env(key, value);
+        }
+        command.args(args).timeout(setup.bound).run()?;
     }
     let wall_ms = started.elapsed().as_millis() as u64;
     let peak_rss_kib = std::fs::read_to_string(&stats)
@@ -144,6 +168,16 @@ pub fn measure_peer(
         PYAN3 if corpus.language == "python" => run_pyan3(&prepared.root, setup)?,
         JARVIS if corpus.language == "python" => run_jarvis(&prepared.root, setup, false)?,
         JARVIS_PRECISION if corpus.language == "python" => run_jarvis(&prepared.root, setup, true)?,
+        COLBY if crate::peer_codegraph::colby_reads(&corpus.language) => {
+            crate::peer_codegraph::run_colby(&prepared.root, &corpus.language, setup)?
+        }
+        OPTAVE if crate::peer_codegraph::optave_reads(&corpus.language) => {
+            crate::peer_codegraph::run_optave(&prepared.root, &corpus.language, setup)?
+        }
+        CODE2FLOW if matches!(corpus.language.as_str(), "python" | "javascript") => {
+            let venv = python_peers(setup)?;
+            crate::peer_code2flow::run_code2flow(&prepared.root, &corpus.language, setup, &venv)?
+        }
         other => {
             return Err(Outcome::NotImplemented {
                 tool: format!("peer:{other}"),
@@ -156,6 +190,15 @@ pub fn measure_peer(
         version: report.engine.version.clone(),
     };
     row.run = Some(stats);
+    if report.calls.iter().all(|c| !c.site) && !names_callers(&prepared.truth) {
+        // A truth site without a caller borrows its engine partner's (PROTOCOL
+        // §6); a pair-only call has no partner, so no pair of it could be judged:
+        // 0 % recall would be the scorer's gap, not the tool's.
+        return Err(Outcome::NotImplemented {
+            tool: format!("peer:{}", peer.name),
+            detail: "the truth names no callers: pairs without sites cannot be judged".into(),
+        });
+    }
     crate::measure::fill_scores(row, &report, &prepared.truth, &prepared.options);
     if report.calls.iter().all(|c| !c.site) {
         if let Some(figures) = row.figures.as_mut() {
@@ -163,6 +206,11 @@ pub fn measure_peer(
         }
     }
     Ok(())
+}
+
+/// Whether any truth site names its caller (the kotlinc truth names none).
+fn names_callers(truth: &oracles::truth::Truth) -> bool {
+    truth.sites.iter().any(|s| s.caller.is_some()) || !truth.pairs.is_empty()
 }
 
 /// A tool that gives no call sites has no site ratios: its 0 % coverage would read
