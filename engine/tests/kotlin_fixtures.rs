@@ -27,6 +27,7 @@ fixtures!(
     values,
     overloads,
     not_calls,
+    expect_actual,
 );
 
 /// Registry invariant: every family Kotlin places with is asserted by a fixture.

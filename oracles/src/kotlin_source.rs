@@ -179,6 +179,154 @@ impl SourceFile {
     }
 }
 
+/// A declaration written for one side of a multiplatform build: `expect` (its own
+/// modifier, or any member of an `expect` class) or `actual` (its own modifier).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlatformDeclaration {
+    /// What an `expect` shares with its `actual`, read from the tree: the package,
+    /// the enclosing classes, the kind, the name, the extension receiver as written
+    /// and the parameter count.
+    pub key: String,
+    pub expect: bool,
+    /// The name token (a target's name line is read from it).
+    pub token: Token,
+}
+
+/// How deep the walk for platform declarations goes through nested classes.
+const MAX_CLASS_NESTING: usize = 32;
+
+impl SourceFile {
+    /// Every `expect` and `actual` declaration of the file at the top level or in a
+    /// class body (local declarations cannot be either).
+    pub fn platform_declarations(&self) -> Vec<PlatformDeclaration> {
+        let root = self.tree.root_node();
+        let package = named_children(root)
+            .find(|c| c.kind() == "package_header")
+            .and_then(|h| named_children(h).find(|c| c.kind() == "qualified_identifier"))
+            .map(|q| {
+                named_children(q)
+                    .filter(|c| c.kind() == "identifier")
+                    .map(|c| self.token(c).text)
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        self.platform_members(root, &package, false, 0, &mut out);
+        out
+    }
+
+    /// The platform declarations among the members of `holder` (a file, a class body);
+    /// `owner` is the key prefix of the enclosing declarations.
+    fn platform_members(
+        &self,
+        holder: Node<'_>,
+        owner: &str,
+        in_expect: bool,
+        depth: usize,
+        out: &mut Vec<PlatformDeclaration>,
+    ) {
+        if depth > MAX_CLASS_NESTING {
+            return;
+        }
+        for member in member_declarations(holder) {
+            let Some(name) = declaration_name_node(member) else {
+                continue;
+            };
+            let token = self.token(name);
+            let modifier = |word: &str| {
+                named_children(member)
+                    .filter(|c| c.kind() == "modifiers")
+                    .flat_map(named_children)
+                    .any(|m| m.kind() == "platform_modifier" && self.text_of(m) == word)
+            };
+            let expect = in_expect || modifier("expect");
+            let key = format!("{owner}/{}:{}", self.shape_of(member), token.text);
+            if expect || modifier("actual") {
+                out.push(PlatformDeclaration {
+                    key: key.clone(),
+                    expect,
+                    token,
+                });
+            }
+            for body in named_children(member)
+                .filter(|c| matches!(c.kind(), "class_body" | "enum_class_body"))
+            {
+                self.platform_members(body, &key, expect, depth + 1, out);
+            }
+        }
+    }
+
+    /// A declaration's kind with what tells overloads apart: a function's extension
+    /// receiver as written and its parameter count, a constructor's parameter count.
+    fn shape_of(&self, declaration: Node<'_>) -> String {
+        let parameters = |d: Node<'_>| {
+            named_children(d)
+                .find(|c| c.kind() == "function_value_parameters")
+                .map_or(0, |p| {
+                    named_children(p)
+                        .filter(|c| c.kind() == "parameter")
+                        .count()
+                })
+        };
+        match declaration.kind() {
+            "function_declaration" => {
+                let name_start = declaration
+                    .child_by_field_name("name")
+                    .map_or(0, |n| n.start_byte());
+                let receiver: String = named_children(declaration)
+                    .find(|c| c.end_byte() <= name_start && is_type_node(c.kind()))
+                    .map(|r| self.text_of(r).split_whitespace().collect())
+                    .unwrap_or_default();
+                format!("fun({receiver})/{}", parameters(declaration))
+            }
+            "secondary_constructor" => format!("constructor/{}", parameters(declaration)),
+            "property_declaration" => "property".into(),
+            _ => "class".into(),
+        }
+    }
+
+    fn text_of(&self, node: Node<'_>) -> &str {
+        &self.text[node.byte_range()]
+    }
+}
+
+/// The declarations directly in a file or a class body (the grammar wraps a class
+/// member in `class_member_declaration`, a top-level one in `statement`).
+fn member_declarations<'t>(holder: Node<'t>) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    for child in named_children(holder) {
+        let unwrapped = match child.kind() {
+            "class_member_declaration" | "statement" | "declaration" => {
+                named_children(child).next().unwrap_or(child)
+            }
+            _ => child,
+        };
+        if PLATFORM_KINDS.contains(&unwrapped.kind()) {
+            found.push(unwrapped);
+        }
+    }
+    found
+}
+
+/// Declarations that can be `expect` or `actual`.
+const PLATFORM_KINDS: &[&str] = &[
+    "function_declaration",
+    "class_declaration",
+    "object_declaration",
+    "companion_object",
+    "secondary_constructor",
+    "property_declaration",
+];
+
+/// Node kinds that write a type (an extension function's receiver).
+fn is_type_node(kind: &str) -> bool {
+    matches!(
+        kind,
+        "user_type" | "nullable_type" | "parenthesized_type" | "function_type" | "type"
+    )
+}
+
 /// Declarations a name line is taken from.
 const DECLARATION_KINDS: &[&str] = &[
     "function_declaration",
@@ -479,5 +627,35 @@ mod tests {
         assert!(f.is_for_iterable(at, at + 5));
         let call = offset(text, "println", 0);
         assert!(!f.is_for_iterable(call, call + 10));
+    }
+
+    #[test]
+    fn expect_and_actual_declarations_share_a_key() {
+        let common = file(
+            "package a.b\n\nexpect fun String.cp(i: Int): Int\nexpect fun cp(i: Int): Int\n\
+             expect class Buf() {\n  fun size(): Long\n}\nfun plain() = 1\n",
+        );
+        let jvm = file(
+            "package a.b\n\nactual fun String.cp(i: Int): Int = 1\n\
+             actual fun cp(i: Int): Int = 2\nactual class Buf {\n  actual fun size(): Long = 0\n}\n",
+        );
+        let e = common.platform_declarations();
+        let a = jvm.platform_declarations();
+        let keys = |v: &[PlatformDeclaration]| v.iter().map(|p| p.key.clone()).collect::<Vec<_>>();
+        assert!(e.iter().all(|p| p.expect) && a.iter().all(|p| !p.expect));
+        assert_eq!(keys(&e), keys(&a));
+        assert_eq!(
+            keys(&e),
+            [
+                "a.b/fun(String)/1:cp",
+                "a.b/fun()/1:cp",
+                "a.b/class:Buf",
+                "a.b/class:Buf/fun()/0:size"
+            ]
+        );
+        // `size` inside the expect class is expect without writing it; `plain` is
+        // neither.
+        assert_eq!((e[3].token.text.as_str(), e[3].token.line), ("size", 6));
+        assert_eq!((a[3].token.text.as_str(), a[3].token.line), ("size", 6));
     }
 }

@@ -36,14 +36,14 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::kotlin_ir::{read_accesses, Access, AccessKind, Declaration};
-use crate::kotlin_source::SourceFile;
+use crate::kotlin_source::{SourceFile, Token};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
 use crate::truth::{OracleStamp, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA};
 
 /// The adapter's version, with the plugin's output format: bump it when what the truth
 /// says changes.
-pub const ADAPTER_VERSION: &str = "2+plugin1";
+pub const ADAPTER_VERSION: &str = "3+plugin1";
 
 /// The plugin's source, embedded so the binary needs no checkout beside it.
 pub const PLUGIN_SOURCE: &str = include_str!("../kotlin/CallTruth.kt");
@@ -467,12 +467,12 @@ impl<'r> Files<'r> {
         self.parsed.get(relative)?.as_ref()
     }
 
-    /// The in-tree target a declaration names: its file and name line.
-    fn target(
+    /// The file and name token of the in-tree declaration `d`.
+    fn target_token(
         &mut self,
         d: &Declaration,
         expected: Option<&str>,
-    ) -> Result<Option<TruthTarget>, ()> {
+    ) -> Result<Option<(String, Token)>, ()> {
         // A primary constructor's range is its parameter list; its name line is the
         // class's.
         let d = match (&d.parent_class, d.kind.as_str()) {
@@ -487,10 +487,54 @@ impl<'r> Files<'r> {
         };
         let file = self.get(&relative).ok_or(())?;
         let token = file.declaration_name(start, end, expected).ok_or(())?;
-        Ok(Some(TruthTarget::InTree {
-            file: relative,
-            line: token.line,
-        }))
+        Ok(Some((relative, token)))
+    }
+}
+
+/// The tree's `expect` declarations by the key their `actual` shares, and the
+/// `actual` ones by their name token. kotlinc 2.4 actualizes before IR extensions
+/// run, so the plugin never sees an `expect`; the source names it, and the tree
+/// gives it (D61).
+#[derive(Debug, Default)]
+struct ExpectIndex {
+    expects: HashMap<String, Vec<TruthTarget>>,
+    actuals: HashMap<(String, u32, u32), String>,
+}
+
+impl ExpectIndex {
+    /// Reads every Kotlin file of the tree once.
+    fn build(files: &mut Files<'_>, kotlin_files: &[String]) -> ExpectIndex {
+        let mut index = ExpectIndex::default();
+        for relative in kotlin_files {
+            let Some(file) = files.get(relative) else {
+                continue;
+            };
+            for p in file.platform_declarations() {
+                if p.expect {
+                    index
+                        .expects
+                        .entry(p.key)
+                        .or_default()
+                        .push(TruthTarget::InTree {
+                            file: relative.clone(),
+                            line: p.token.line,
+                        });
+                } else {
+                    index
+                        .actuals
+                        .insert((relative.clone(), p.token.line, p.token.column), p.key);
+                }
+            }
+        }
+        index
+    }
+
+    /// The `expect` declarations an `actual` at this name token was written for.
+    fn expects_of(&self, file: &str, token: &Token) -> &[TruthTarget] {
+        self.actuals
+            .get(&(file.to_string(), token.line, token.column))
+            .and_then(|key| self.expects.get(key))
+            .map_or(&[], Vec::as_slice)
     }
 }
 
@@ -518,10 +562,16 @@ pub fn truth_from_accesses(
         root,
         parsed: HashMap::new(),
     };
+    let kotlin_files: Vec<String> = source_files(root)
+        .map_err(|e| format!("listing {}: {e}", root.display()))?
+        .into_iter()
+        .filter(|f| f.ends_with(".kt"))
+        .collect();
+    let expects = ExpectIndex::build(&mut files, &kotlin_files);
     let mut sites: BTreeMap<(String, u32, u32, String), TruthSite> = BTreeMap::new();
     let mut references: BTreeMap<(String, u32, u32, String), TruthSite> = BTreeMap::new();
     for access in accesses {
-        let Some(site) = site_of(&mut files, access) else {
+        let Some(site) = site_of(&mut files, &expects, access) else {
             continue;
         };
         let key = (
@@ -577,7 +627,7 @@ fn merge(
 
 /// One access as a truth site; `None` for one outside the tree's Kotlin files or one
 /// with no position in the source at all.
-fn site_of(files: &mut Files<'_>, access: &Access) -> Option<TruthSite> {
+fn site_of(files: &mut Files<'_>, expects: &ExpectIndex, access: &Access) -> Option<TruthSite> {
     let relative = files.relative(&access.file)?;
     let file = files.get(&relative)?;
     let mut site = TruthSite {
@@ -629,7 +679,7 @@ fn site_of(files: &mut Files<'_>, access: &Access) -> Option<TruthSite> {
         site.unjudged = Some("function_value_invoke".into());
         return Some(site);
     }
-    match targets_of(files, access) {
+    match targets_of(files, expects, access) {
         Ok(targets) => site.targets = targets,
         Err(()) => site.unjudged = Some("no_declaration_name".into()),
     }
@@ -639,18 +689,31 @@ fn site_of(files: &mut Files<'_>, access: &Access) -> Option<TruthSite> {
 /// The acceptable targets of a judged access: the bound declaration (the real one
 /// behind a fake override) and the `expect` declarations of an `actual`, in the tree
 /// by name line, else `outside` with the compiler's qualified name.
-fn targets_of(files: &mut Files<'_>, access: &Access) -> Result<Vec<TruthTarget>, ()> {
+fn targets_of(
+    files: &mut Files<'_>,
+    expects: &ExpectIndex,
+    access: &Access,
+) -> Result<Vec<TruthTarget>, ()> {
     let mut targets = Vec::new();
+    let mut add = |t: TruthTarget| {
+        if !targets.contains(&t) {
+            targets.push(t);
+        }
+    };
     for d in access
         .callee
         .declarations
         .iter()
         .chain(&access.callee.expects)
     {
-        if let Some(t) = files.target(d, declaration_expected(d, access))? {
-            if !targets.contains(&t) {
-                targets.push(t);
+        if let Some((file, token)) = files.target_token(d, declaration_expected(d, access))? {
+            for e in expects.expects_of(&file, &token) {
+                add(e.clone());
             }
+            add(TruthTarget::InTree {
+                file,
+                line: token.line,
+            });
         }
     }
     if targets.is_empty() {

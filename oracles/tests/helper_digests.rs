@@ -112,7 +112,7 @@ const PINS: &[(&str, &str, &[Digest])] = &[
     ),
     (
         "kotlinc",
-        "2+plugin1",
+        "3+plugin1",
         &[
             (
                 "kotlin/CallTruth.kt",

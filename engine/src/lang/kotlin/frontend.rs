@@ -43,7 +43,27 @@ pub fn extract(path: &str, source: &[u8], tree: &tree_sitter::Tree) -> FileFacts
     x.walk(tree.root_node(), 0);
     let mut facts = x.facts;
     facts.parse_errors = x.errors.total(tree);
+    set_expect_aside(&mut facts);
     facts
+}
+
+/// An `expect` declaration, and everything declared inside an `expect` class, is
+/// listed but never a target (D61): the build binds its `actual` — kotlinc
+/// actualizes before it generates code, and the compiled program holds only the
+/// `actual` — so a call written against the `expect` reaches the `actual`, and a
+/// type named in common code is the `actual` class. Declarations come parents
+/// first, so one pass carries a class's mark to its members.
+fn set_expect_aside(facts: &mut FileFacts) {
+    for i in 0..facts.decls.len() {
+        let decl = &facts.decls[i];
+        let own = decl.decorators.iter().any(|d| d.path == ["expect"]);
+        let inherited = decl
+            .parent
+            .is_some_and(|p| facts.decls[p as usize].inactive);
+        if own || inherited {
+            facts.decls[i].inactive = true;
+        }
+    }
 }
 
 /// What only Kotlin writes, as the core's extension.

@@ -259,7 +259,25 @@ pub fn eval_name(cx: &Cx, site: Site, name: &str) -> Recv {
         };
     }
     if let Some((scope, b)) = lexical_binding(file, site, name) {
-        return binding_value(cx, site, scope, &b.value);
+        // `val source = source`: the initialiser reads the name the new one
+        // shadows, from the scope around.
+        let shadows = matches!(&b.value, BindingValue::Value(ValueExpr::Name(n)) if n == name);
+        match file.scopes[scope as usize].parent {
+            Some(outer) if shadows => {
+                let around = Site {
+                    scope: outer,
+                    ..site
+                };
+                return nested(|| eval_name(cx, around, name))
+                    .unwrap_or(Recv::Unknown(Reason::LocalValue));
+            }
+            _ if shadows => {}
+            _ => {
+                // Bounded: a chain of locals initialised from each other ends.
+                return nested(|| binding_value(cx, site, scope, &b.value))
+                    .unwrap_or(Recv::Unknown(Reason::LocalValue));
+            }
+        }
     }
     for r in implicit_receivers(cx, site) {
         if let Ty::Tree(t) = r.ty {
