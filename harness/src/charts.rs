@@ -120,18 +120,21 @@ pub fn coverage_error_canvas(measurements: &Measurements) -> Canvas {
         f64::MAX,
     );
     let places = place_labels(&located, 5.0, LABEL_SIZE, bounds, overflow, &[]);
+    // The overflow column grows the chart down and right as its labels need.
     let lowest_label = places.iter().map(|p| p.rect.bottom()).fold(0.0, f64::max);
+    let widest_label = places.iter().map(|p| p.rect.right()).fold(0.0, f64::max);
     let height = SCATTER_H.max(lowest_label + 20.0);
-    let mut canvas = Canvas::new(SCATTER_W, height);
+    let width = SCATTER_W.max(widest_label + 10.0);
+    let mut canvas = Canvas::new(width, height);
     canvas.text(
-        SCATTER_W / 2.0,
+        width / 2.0,
         26.0,
         Anchor::Middle,
         16.0,
         "Coverage × error rate per corpus",
     );
     canvas.text(
-        SCATTER_W / 2.0,
+        width / 2.0,
         46.0,
         Anchor::Middle,
         11.0,
@@ -446,8 +449,8 @@ pub fn peer_groups(measurements: &Measurements) -> Vec<(String, Vec<RowView>)> {
         .collect()
 }
 
-const PEER_W: f64 = 1000.0;
-const TOOL_W: f64 = 170.0;
+pub const PEERS_TITLE: &str = "The engine beside its peers";
+
 const METRIC_W: f64 = 150.0;
 const BAR_W: f64 = 96.0;
 const TOOL_H: f64 = 22.0;
@@ -464,19 +467,20 @@ const TIME_DECADES: (i32, i32) = (1, 6);
 /// precision (bars, 0–100 %) and wall time (a log axis), measured in the same run.
 pub fn peers_canvas(measurements: &Measurements) -> Canvas {
     let groups = peer_groups(measurements);
+    let tool_w = groups
+        .iter()
+        .flat_map(|(_, tools)| tools.iter().map(tool_name))
+        .map(|name| text_width(&name, 11.0))
+        .fold(150.0, f64::max)
+        + 20.0;
+    let width = tool_w + METRIC_W * 5.0 + 80.0;
     let panel_h = |tools: usize| 44.0 + TOOL_H * tools as f64 + 16.0;
     let body: f64 = groups.iter().map(|(_, t)| panel_h(t.len())).sum();
     let height = 70.0 + body.max(40.0) + 20.0;
-    let mut canvas = Canvas::new(PEER_W, height);
+    let mut canvas = Canvas::new(width, height);
+    canvas.text(width / 2.0, 26.0, Anchor::Middle, 16.0, PEERS_TITLE);
     canvas.text(
-        PEER_W / 2.0,
-        26.0,
-        Anchor::Middle,
-        16.0,
-        "The engine beside its peers",
-    );
-    canvas.text(
-        PEER_W / 2.0,
+        width / 2.0,
         46.0,
         Anchor::Middle,
         11.0,
@@ -484,7 +488,7 @@ pub fn peers_canvas(measurements: &Measurements) -> Canvas {
     );
     if groups.is_empty() {
         canvas.text(
-            PEER_W / 2.0,
+            width / 2.0,
             90.0,
             Anchor::Middle,
             12.0,
@@ -493,13 +497,21 @@ pub fn peers_canvas(measurements: &Measurements) -> Canvas {
     }
     let mut y = 70.0;
     for (corpus, tools) in &groups {
-        draw_peer_panel(&mut canvas, y, corpus, tools);
+        draw_peer_panel(&mut canvas, tool_w, y, corpus, tools);
         y += panel_h(tools.len());
     }
     canvas
 }
 
-fn draw_peer_panel(canvas: &mut Canvas, top: f64, corpus: &str, tools: &[RowView]) {
+/// The engine's line is named as such; a peer's by its row id's tool.
+fn tool_name(tool: &RowView) -> String {
+    match tool.is_peer {
+        true => tool.tool.clone(),
+        false => "engine (callgraph)".to_string(),
+    }
+}
+
+fn draw_peer_panel(canvas: &mut Canvas, tool_w: f64, top: f64, corpus: &str, tools: &[RowView]) {
     canvas.styled_text(
         10.0,
         top + 14.0,
@@ -509,20 +521,16 @@ fn draw_peer_panel(canvas: &mut Canvas, top: f64, corpus: &str, tools: &[RowView
         corpus,
     );
     for (i, metric) in METRICS.iter().chain(&["wall time (log)"]).enumerate() {
-        let x = TOOL_W + METRIC_W * i as f64;
+        let x = tool_w + METRIC_W * i as f64;
         canvas.text(x, top + 34.0, Anchor::Start, 10.0, metric);
     }
     for (line, tool) in tools.iter().enumerate() {
         let y = top + 44.0 + TOOL_H * line as f64;
-        let name = match tool.is_peer {
-            true => tool.tool.clone(),
-            false => "engine (callgraph)".to_string(),
-        };
-        canvas.text(TOOL_W - 8.0, y + 14.0, Anchor::End, 11.0, &name);
+        canvas.text(tool_w - 8.0, y + 14.0, Anchor::End, 11.0, &tool_name(tool));
         if let Some((_, said)) = &tool.outcome {
             let text = shortened(said, 110);
             canvas.styled_text(
-                TOOL_W,
+                tool_w,
                 y + 14.0,
                 Anchor::Start,
                 10.0,
@@ -539,12 +547,12 @@ fn draw_peer_panel(canvas: &mut Canvas, top: f64, corpus: &str, tools: &[RowView
             tool.pair_precision,
         ];
         for (i, value) in values.iter().enumerate() {
-            let x = TOOL_W + METRIC_W * i as f64;
+            let x = tool_w + METRIC_W * i as f64;
             draw_share_bar(canvas, x, y, *value, !tool.is_peer);
         }
         draw_time_bar(
             canvas,
-            TOOL_W + METRIC_W * 4.0,
+            tool_w + METRIC_W * 4.0,
             y,
             tool.wall_ms,
             !tool.is_peer,
@@ -607,8 +615,6 @@ fn shortened(text: &str, limit: usize) -> String {
     }
 }
 
-pub const PEERS_TITLE: &str = "The engine beside its peers";
-
 pub fn peers(measurements: &Measurements) -> String {
     peers_canvas(measurements).finish(PEERS_TITLE)
 }
@@ -632,7 +638,7 @@ mod tests {
             .map(|i| {
                 let mut row = Row {
                     id: match i % 3 {
-                        0 => format!("a-rather-long-corpus-{i}@peer"),
+                        0 => format!("a-rather-long-corpus-{i}@a-peer-with-a-long-registry-name"),
                         _ => format!("corpus-{i}"),
                     },
                     language: ["python", "go", "rust"][i % 3].into(),
