@@ -10,7 +10,8 @@ FUZZ := $(TARGET)/fuzz
 .PHONY: setup tsc-oracle build measure test proofs gate bench fetch corpora lint clean fuzz
 
 ## setup: the toolchains the proofs need (python3, a JDK, node); deb-src for corpora;
-## the pinned TypeScript checker of the tsc oracle (`npm ci` in oracles/tsc), GNU time
+## the pinned TypeScript checker of the tsc oracle (`npm ci` in oracles/tsc), Chromium and
+## the pinned playwright-core of harness/tests/browser (the index.html test), GNU time
 ## for --peers. Idempotent and quick when everything is there: `make measure` and
 ## `make test` run it first, so a fresh clone needs nothing run before them.
 setup:

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::atomic::stage;
-use crate::charts::{coverage_precision, family_precision};
+use crate::charts::{coverage_error, family_heatmap, peers};
 use crate::error::{Error, Result};
+use crate::index_html::render_index;
 use crate::model::Measurements;
 use crate::tables::{render_csv, render_markdown};
 
@@ -16,8 +17,10 @@ pub const OUTPUT_FILES: &[&str] = &[
     "MEASUREMENTS.md",
     "measurements.json",
     "measurements.csv",
-    "charts/coverage-precision.svg",
-    "charts/family-precision.svg",
+    "charts/coverage-error.svg",
+    "charts/family-heatmap.svg",
+    "charts/peers.svg",
+    "index.html",
 ];
 
 /// Renders every output of `measurements` as (relative path, text).
@@ -26,8 +29,10 @@ pub fn render_all(measurements: &Measurements) -> Vec<(&'static str, String)> {
         (OUTPUT_FILES[0], render_markdown(measurements)),
         (OUTPUT_FILES[1], measurements.to_json()),
         (OUTPUT_FILES[2], render_csv(measurements)),
-        (OUTPUT_FILES[3], coverage_precision(measurements)),
-        (OUTPUT_FILES[4], family_precision(measurements)),
+        (OUTPUT_FILES[3], coverage_error(measurements)),
+        (OUTPUT_FILES[4], family_heatmap(measurements)),
+        (OUTPUT_FILES[5], peers(measurements)),
+        (OUTPUT_FILES[6], render_index(measurements)),
     ]
 }
 

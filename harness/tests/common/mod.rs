@@ -142,13 +142,7 @@ pub fn measure(cwd: &Path, engine: &Path, out: &Path, extra: &[&str]) -> Output 
     harness(cwd, &args)
 }
 
-pub const OUTPUTS: &[&str] = &[
-    "MEASUREMENTS.md",
-    "measurements.json",
-    "measurements.csv",
-    "charts/coverage-precision.svg",
-    "charts/family-precision.svg",
-];
+pub const OUTPUTS: &[&str] = harness::outputs::OUTPUT_FILES;
 
 pub fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
