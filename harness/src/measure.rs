@@ -187,7 +187,13 @@ pub fn measure_units(
                     progress,
                 );
                 let first = corpus_rows.remove(0);
-                for row in corpus_rows {
+                for mut row in corpus_rows {
+                    if crate::peers::is_peer_row(&row) {
+                        // A peer's row keeps its figures, not its per-site list:
+                        // no gate judges a peer, and the lists of the codegraph
+                        // peers alone would more than double measurements.json.
+                        row.sites.clear();
+                    }
                     if let Some(outcome) = &row.outcome {
                         progress.note(&format!("{}: {outcome}", row.id));
                     }

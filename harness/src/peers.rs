@@ -633,7 +633,7 @@ pub fn render_section(md: &mut String, measurements: &Measurements) {
 
 /// Whether a row is another tool's (`<corpus>@<tool>`): a row of the engine judged
 /// by a corpus's other oracle (`express@jstrace`) is the engine, not a peer.
-fn is_peer_row(row: &Row) -> bool {
+pub(crate) fn is_peer_row(row: &Row) -> bool {
     row.id.contains('@') && row.engine.name != "callgraph"
 }
 
