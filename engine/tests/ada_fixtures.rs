@@ -25,7 +25,8 @@ fixtures!(
     not_calls,
     use_through_use,
     object_types,
-    call_places
+    call_places,
+    argument_types
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

@@ -929,6 +929,9 @@ impl<'s> Walker<'s> {
 
     /// A literal, a bare name or `X'Access`; anything else is unknown.
     fn arg_shape(&self, expression: Node) -> ArgShape {
+        if self.string_concatenation(expression) {
+            return ArgShape::Literal(LiteralType::Str);
+        }
         let mut cur = expression;
         // expression → term → the one primary.
         for _ in 0..2 {
@@ -952,6 +955,29 @@ impl<'s> Walker<'s> {
             "identifier" => ArgShape::Name(lower(self.src, cur)),
             _ => ArgShape::Unknown,
         }
+    }
+
+    /// Whether an expression is a concatenation (`"Y = " & S & …`) with a string
+    /// literal among its operands while the tree declares no `"&"`: then it is a
+    /// value of a one-dimensional array of a character type, as the literal is —
+    /// the predefined `"&"` of a type whose component is a record takes no string
+    /// literal, and an outside unit's `"&"` returns no type of the tree — so it
+    /// refuses the parameter types a string literal refuses.
+    fn string_concatenation(&self, expression: Node) -> bool {
+        let kids: Vec<Node> = named_children(expression).collect();
+        if kids.len() < 3 || self.names.contains("\"&\"") {
+            return false;
+        }
+        let operators_are_concatenation = kids.iter().skip(1).step_by(2).all(|op| {
+            op.kind() == "binary_adding_operator"
+                && crate::lang::node_text(self.src, *op).trim() == "&"
+        });
+        let operands_are_terms = kids.iter().step_by(2).all(|t| t.kind() == "term");
+        let a_literal = kids.iter().step_by(2).any(|t| {
+            let mut inner = named_children(*t);
+            matches!((inner.next(), inner.next()), (Some(l), None) if l.kind() == "string_literal")
+        });
+        kids.len() % 2 == 1 && operators_are_concatenation && operands_are_terms && a_literal
     }
 
     /// A term that is exactly `Name'Access` (or `'Unchecked_Access`,

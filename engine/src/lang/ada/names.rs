@@ -95,7 +95,9 @@ impl SubprogramNames {
             "selected_component" => name.child_by_field_name("selector_name").unwrap_or(name),
             _ => name,
         };
-        if token.kind() == "identifier" {
+        // An operator's designator keeps its quotes (`"&"`), as its declaration's
+        // name does.
+        if matches!(token.kind(), "identifier" | "string_literal") {
             self.names
                 .insert(crate::lang::node_text(source, token).to_ascii_lowercase());
         }
@@ -109,7 +111,7 @@ mod tests {
     use std::time::Duration;
 
     const UNIT: &[u8] =
-        b"package P is\n   procedure Go;\n   function Unit return Integer;\nend P;\n";
+        b"package P is\n   procedure Go;\n   function Unit return Integer;\n   function \"&\" (L, R : Integer) return Integer;\nend P;\n";
 
     #[test]
     fn the_names_of_a_file_within_its_budget_are_read() {
@@ -118,7 +120,7 @@ mod tests {
             max_nodes: 1_000_000,
         };
         let names = SubprogramNames::collect([UNIT].into_iter(), &budget);
-        assert!(names.contains("go") && names.contains("unit"));
+        assert!(names.contains("go") && names.contains("unit") && names.contains("\"&\""));
     }
 
     #[test]

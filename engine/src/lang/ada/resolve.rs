@@ -788,12 +788,12 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
     }
     passed(decl, call).any(|(arg, param)| match (arg, &param.ty) {
         (ArgShape::Name(object), Some(param_ty)) => {
-            let Some(arg_ty) = object_type(index, caller, call.scope, object) else {
+            let Some((file, scope, arg_ty)) = object_type(index, caller, call.scope, object) else {
                 return false;
             };
             never_derives(
                 index,
-                (caller, call.scope, &arg_ty),
+                (file, scope, &arg_ty),
                 (callee.file, decl.scope, param_ty),
             )
         }
@@ -843,19 +843,19 @@ fn context_refuses(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> 
         CallContext::Unread => return false,
         CallContext::Statement => return tagged(decl, "function"),
         CallContext::Value => return tagged(decl, "procedure"),
-        CallContext::Initializes(ty) => Some(ty.clone()),
+        CallContext::Initializes(ty) => Some((caller, call.scope, ty.clone())),
         CallContext::AssignedTo(object) => object_type(index, caller, call.scope, object),
     };
     if tagged(decl, "procedure") {
         return true;
     }
-    let (Some(expected), Some(result)) = (expected, decl.returns.as_ref()) else {
+    let (Some((file, scope, expected)), Some(result)) = (expected, decl.returns.as_ref()) else {
         return false;
     };
     if in_generic(index, callee) {
         return false;
     }
-    let here = (caller, call.scope, &expected);
+    let here = (file, scope, &expected);
     let there = (callee.file, decl.scope, result);
     never_derives(index, here, there) && never_derives(index, there, here)
 }
@@ -1033,24 +1033,79 @@ fn in_generic(index: &TreeIndex, eid: Eid) -> bool {
 }
 
 /// The written type of the object or parameter a name denotes where it is
-/// written (the innermost binding; none when that is no typed object).
-fn object_type(index: &TreeIndex, fi: u32, scope: ScopeIdx, name: &str) -> Option<TypeRef> {
+/// written, with the file and scope the type is written in: the innermost
+/// binding of the writer's regions; else an object a package spec declares that
+/// is visible there for certain — the unit's or an ancestor's spec (directly
+/// visible), or the one in-tree `use`d package that declares the name when no
+/// `use`d package outside the tree could declare one too. None when that is no
+/// typed object.
+fn object_type(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    name: &str,
+) -> Option<(u32, ScopeIdx, TypeRef)> {
     let file = index.file(fi);
     for s in scope_chain(file, scope) {
-        let mut bindings = file.scopes[s as usize].named(name);
-        let Some(first) = bindings.next() else {
-            continue;
-        };
-        if bindings.next().is_some() {
-            return None;
+        if file.scopes[s as usize].named(name).next().is_some() {
+            return typed_binding(index, fi, s, name);
         }
-        return match &first.value {
-            BindingValue::Typed { ty, .. } => Some(ty.clone()),
-            BindingValue::Param { ty, .. } => ty.clone(),
-            _ => None,
-        };
     }
-    None
+    for (spec, _) in enclosing_units(index, fi) {
+        if let Some(found) = package_object(index, spec, name) {
+            return found;
+        }
+    }
+    let mut found = None;
+    for pkg in used_packages(index, fi, scope) {
+        let Pkg::InTree(pkg) = pkg else {
+            return None;
+        };
+        if let Some(typed) = package_object(index, pkg, name) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(typed);
+        }
+    }
+    found.flatten()
+}
+
+/// What a package's own region binds to a name: `None` when it binds nothing,
+/// `Some(typed)` when it does (the object's written type, when it is one typed
+/// object).
+#[allow(clippy::option_option)]
+fn package_object(
+    index: &TreeIndex,
+    pkg: Eid,
+    name: &str,
+) -> Option<Option<(u32, ScopeIdx, TypeRef)>> {
+    let scope = index.decl(pkg).body?;
+    index.file(pkg.file).scopes[scope as usize]
+        .named(name)
+        .next()
+        .map(|_| typed_binding(index, pkg.file, scope, name))
+}
+
+/// The written type of the one typed object or parameter a scope binds to a
+/// name.
+fn typed_binding(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    name: &str,
+) -> Option<(u32, ScopeIdx, TypeRef)> {
+    let mut bindings = index.file(fi).scopes[scope as usize].named(name);
+    let first = bindings.next()?;
+    if bindings.next().is_some() {
+        return None;
+    }
+    let ty = match &first.value {
+        BindingValue::Typed { ty, .. } => Some(ty.clone()),
+        BindingValue::Param { ty, .. } => ty.clone(),
+        _ => None,
+    }?;
+    Some((fi, scope, ty))
 }
 
 /// What a type name written in file `fi` at `scope` denotes: full type
