@@ -100,20 +100,13 @@ impl Oracle for Gnat {
         Tool::locate("gnatls")?;
         let gcc = Tool::locate("gcc")?;
         let version = self.toolchain_version()?;
-        let root = corpus_dir
-            .canonicalize()
-            .map_err(|e| failed(format!("cannot read the root: {e}")))?;
-        let tree = SourceTree::read(&root).map_err(|e| failed(format!("cannot read: {e}")))?;
-        let units = tree.units();
-        if units.is_empty() {
-            return Err(failed("no Ada unit in the tree".into()));
-        }
+        let AdaCorpus {
+            root,
+            tree,
+            units,
+            includes,
+        } = AdaCorpus::read(corpus_dir, TOOL)?;
         let work = crate::toolchain::absolute_dir(TOOL, options.work_dir)?;
-        let includes: Vec<String> = tree
-            .dirs
-            .iter()
-            .map(|d| format!("-I{}", root.join(d).display()))
-            .collect();
         let mut alis = Vec::new();
         let mut rejected = Vec::new();
         for (n, unit) in units.iter().enumerate() {
@@ -130,8 +123,8 @@ impl Oracle for Gnat {
                 rejected.push(unit.clone());
                 continue;
             }
-            for ali in
-                ali_files(&dir).map_err(|e| failed(format!("cannot list {unit}'s .ali: {e}")))?
+            for ali in files_ending(&dir, ".ali")
+                .map_err(|e| failed(format!("cannot list {unit}'s .ali: {e}")))?
             {
                 let text = std::fs::read(&ali)
                     .map_err(|e| failed(format!("cannot read {}: {e}", ali.display())))?;
@@ -155,14 +148,50 @@ impl Oracle for Gnat {
     }
 }
 
-/// The `.ali` files a unit's compilation wrote into its directory, sorted.
-fn ali_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// The files of `dir` whose name ends with `suffix`, sorted.
+pub(crate) fn files_ending(dir: &Path, suffix: &str) -> std::io::Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ali"))
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
         .collect();
     out.sort();
     Ok(out)
+}
+
+/// The corpus as both GNAT readings compile it: the canonical root, its Ada
+/// sources, their compilation units (never none) and the `-I` flags of the
+/// directories that hold them.
+pub(crate) struct AdaCorpus {
+    pub root: PathBuf,
+    pub tree: SourceTree,
+    pub units: Vec<String>,
+    pub includes: Vec<String>,
+}
+
+impl AdaCorpus {
+    /// Reads the corpus; a failure is `tool`'s outcome.
+    pub(crate) fn read(corpus_dir: &Path, tool: &str) -> Result<AdaCorpus, Outcome> {
+        let failed = |detail: String| Outcome::tool_failed(tool, detail);
+        let root = corpus_dir
+            .canonicalize()
+            .map_err(|e| failed(format!("cannot read the root: {e}")))?;
+        let tree = SourceTree::read(&root).map_err(|e| failed(format!("cannot read: {e}")))?;
+        let units = tree.units();
+        if units.is_empty() {
+            return Err(failed("no Ada unit in the tree".into()));
+        }
+        let includes = tree
+            .dirs
+            .iter()
+            .map(|d| format!("-I{}", root.join(d).display()))
+            .collect();
+        Ok(AdaCorpus {
+            root,
+            tree,
+            units,
+            includes,
+        })
+    }
 }
 
 /// The Ada sources of the tree: their texts by root-relative path, the directories

@@ -43,9 +43,9 @@
 //!   callees.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::gnat::{byte_column, Gnat, GnatOptions, SourceTree};
+use crate::gnat::{byte_column, files_ending, AdaCorpus, Gnat, GnatOptions, SourceTree};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
 use crate::truth::{OracleStamp, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA};
@@ -81,20 +81,13 @@ impl Oracle for GnatGimple {
         let gcc = Tool::locate("gcc")?;
         let dwarfdump = Tool::locate("llvm-dwarfdump")?;
         let version = self.toolchain_version()?;
-        let root = corpus_dir
-            .canonicalize()
-            .map_err(|e| failed(format!("cannot read the root: {e}")))?;
-        let tree = SourceTree::read(&root).map_err(|e| failed(format!("cannot read: {e}")))?;
-        let units = tree.units();
-        if units.is_empty() {
-            return Err(failed("no Ada unit in the tree".into()));
-        }
+        let AdaCorpus {
+            root,
+            tree,
+            units,
+            includes,
+        } = AdaCorpus::read(corpus_dir, NAME)?;
         let work = crate::toolchain::absolute_dir(NAME, options.work_dir)?;
-        let includes: Vec<String> = tree
-            .dirs
-            .iter()
-            .map(|d| format!("-I{}", root.join(d).display()))
-            .collect();
         let mut dumps = Vec::new();
         let mut subprograms = Vec::new();
         let mut rejected = Vec::new();
@@ -169,16 +162,6 @@ impl Oracle for GnatGimple {
             .map_err(|e| failed(e.to_string()))?;
         Ok(truth)
     }
-}
-
-/// The files of `dir` whose name ends with `suffix`, sorted.
-fn files_ending(dir: &Path, suffix: &str) -> std::io::Result<Vec<PathBuf>> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
-        .collect();
-    out.sort();
-    Ok(out)
 }
 
 /// One call statement of a GIMPLE dump: where gigi placed it and the assembler
