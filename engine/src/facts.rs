@@ -889,6 +889,27 @@ pub enum CallContext {
 }
 
 impl Call {
+    /// A function used as a value, as a call without arguments at the same
+    /// place, for the lookups that read a call's position, scope and caller;
+    /// `any_arity` when a call through the value may pass any arguments.
+    pub fn of_ref(r: &ValueRef, any_arity: bool) -> Call {
+        Call {
+            line: r.line,
+            column: r.column,
+            caller: r.caller,
+            scope: r.scope,
+            callee: r.target.clone(),
+            kind: CallKind::Call,
+            args: Vec::new(),
+            keyword_args: 0,
+            keywords: Vec::new(),
+            has_splat: any_arity,
+            type_args: 0,
+            wrote: r.wrote.clone(),
+            context: CallContext::Unread,
+        }
+    }
+
     pub fn name(&self) -> &str {
         match &self.callee {
             Callee::Name(n) => n,

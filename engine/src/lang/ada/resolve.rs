@@ -926,13 +926,7 @@ fn visible_subprograms(
         found.extend(members(index, spec, name));
     }
     // A library subprogram the file's context `with`s (`with Run;`) is visible too.
-    let withed_unit = context_files(index, fi).into_iter().any(|cf| {
-        index.file(cf).imports.iter().any(|import| {
-            matches!(&import.kind, ImportKind::AdaWith { path }
-                if path.last().map(String::as_str) == Some(name))
-        })
-    });
-    if withed_unit {
+    if !withed_named(index, fi, name).is_empty() {
         return None;
     }
     let used = used_packages(index, fi, scope);
@@ -1272,16 +1266,10 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
         candidates.extend(members(index, spec, name));
     }
     // A library subprogram the file `with`s (`with Run_Tests; … Run_Tests;`).
-    for cf in context_files(index, fi) {
-        for import in &index.file(cf).imports {
-            if let ImportKind::AdaWith { path } = &import.kind {
-                if path.last().map(String::as_str) == Some(name.as_str()) {
-                    if let Some(e) = unit_entity(index, &path.join(".")) {
-                        if is_callable(index.decl(e)) {
-                            candidates.push(e);
-                        }
-                    }
-                }
+    for path in withed_named(index, fi, name) {
+        if let Some(e) = unit_entity(index, &path.join(".")) {
+            if is_callable(index.decl(e)) {
+                candidates.push(e);
             }
         }
     }
@@ -1349,6 +1337,22 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
         }
         _ => Decision::Refuse(Reason::NoDeclaration),
     }
+}
+
+/// The library units the `with` clauses of a file's context name whose last
+/// segment is `name` (`with Ahven.Run;` for `Run`), as written.
+fn withed_named<'i>(index: &'i TreeIndex, fi: u32, name: &str) -> Vec<&'i [String]> {
+    let mut out = Vec::new();
+    for cf in context_files(index, fi) {
+        for import in &index.file(cf).imports {
+            if let ImportKind::AdaWith { path } = &import.kind {
+                if path.last().map(String::as_str) == Some(name) {
+                    out.push(path.as_slice());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The packages of the file whose regions enclose a scope (their owners).

@@ -7,7 +7,7 @@
 //! is a call through a function pointer: abstain with its reason. The helpers
 //! marked `pub(crate)` are C++'s too.
 
-use crate::facts::{BindingValue, Call, CallKind, Callee, ImportKind, Receiver, ValueRef};
+use crate::facts::{BindingValue, Call, Callee, ImportKind, Receiver, ValueRef};
 use crate::index::{Eid, TreeIndex};
 use crate::lang::c::policy;
 use crate::resolve::family::{Family, OutsideKind, Reason};
@@ -88,21 +88,7 @@ pub(crate) fn resolve_ref_by_rules(
     let Callee::Name(_) = &r.target else {
         return None;
     };
-    let call = Call {
-        line: r.line,
-        column: r.column,
-        caller: r.caller,
-        scope: r.scope,
-        callee: r.target.clone(),
-        kind: CallKind::Call,
-        args: Vec::new(),
-        keyword_args: 0,
-        keywords: Vec::new(),
-        has_splat: true,
-        type_args: 0,
-        wrote: r.wrote.clone(),
-        context: crate::facts::CallContext::Unread,
-    };
+    let call = Call::of_ref(r, true);
     for rule in rules {
         match (rule.run)(cx, file, &call) {
             Decision::Place(p) if matches!(p.target(), crate::resolve::Target::InTree(_)) => {

@@ -1082,7 +1082,7 @@ fn chained_receiver(cx: &Cx, file: u32, call: &Call) -> Decision {
 /// (an outside base), or a name that is a value (a local, a field, a property,
 /// an event) is no reference.
 fn method_group(cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
-    let call = group_call(r);
+    let call = Call::of_ref(r, false);
     let site = call_site(file, &call);
     let (ty, name, family, access) = match &r.target {
         Callee::Name(name) => {
@@ -1209,24 +1209,4 @@ fn named_placement(cx: &Cx, m: Eid, family: Family) -> Placement {
         p.name_declaration(m);
     }
     p
-}
-
-/// The reference as a call without arguments, for the lookups that read a
-/// call's position and caller.
-fn group_call(r: &ValueRef) -> Call {
-    Call {
-        line: r.line,
-        column: r.column,
-        caller: r.caller,
-        scope: r.scope,
-        callee: r.target.clone(),
-        kind: CallKind::Call,
-        args: Vec::new(),
-        keyword_args: 0,
-        keywords: Vec::new(),
-        has_splat: false,
-        type_args: 0,
-        wrote: r.wrote.clone(),
-        context: crate::facts::CallContext::Unread,
-    }
 }

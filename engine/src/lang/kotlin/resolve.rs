@@ -1896,21 +1896,7 @@ fn reference(cx: &Cx, file: u32, r: &ValueRef) -> Option<Placement> {
         scope: r.scope,
         line: r.line,
     };
-    let probe = Call {
-        line: r.line,
-        column: r.column,
-        caller: r.caller,
-        scope: r.scope,
-        callee: r.target.clone(),
-        kind: CallKind::Call,
-        args: Vec::new(),
-        keyword_args: 0,
-        keywords: Vec::new(),
-        has_splat: true,
-        type_args: 0,
-        wrote: r.wrote.clone(),
-        context: crate::facts::CallContext::Unread,
-    };
+    let probe = Call::of_ref(r, true);
     let decision = match &r.target {
         Callee::Name(name) => {
             let receivers = implicit_receivers(cx, site);
