@@ -57,7 +57,13 @@ pub struct TreeIndex<'a> {
     /// C#: each type declaration's key in `csharp_types`, so the resolver finds a
     /// type's parts without rebuilding its full name at every lookup.
     csharp_key: HashMap<Eid, String>,
+    /// This index's number among the indexes the process has built: a memo a
+    /// resolver keeps beside the index (per thread) is valid for one index only.
+    generation: u64,
 }
+
+/// The number the next index gets.
+static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl<'a> TreeIndex<'a> {
     pub fn build(files: &'a [FileFacts]) -> TreeIndex<'a> {
@@ -84,6 +90,7 @@ impl<'a> TreeIndex<'a> {
             c_aliases: HashMap::default(),
             csharp_types: HashMap::default(),
             csharp_key: HashMap::default(),
+            generation: GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         let mut next = 0u32;
         for (fi, file) in files.iter().enumerate() {
@@ -490,6 +497,11 @@ impl<'a> TreeIndex<'a> {
     /// in tree order; the first is the type's canonical declaration.
     pub fn csharp_type(&self, key: &str) -> &[Eid] {
         self.csharp_types.get(key).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Which index this is, for memos kept beside it (see `generation`).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// C#: the parts of the type this declaration is (see [`csharp_type_name`]);

@@ -9,7 +9,7 @@
 //! a value type implements, and user-defined implicit conversions (a type of the
 //! tree that declares one may take anything).
 
-use crate::facts::{Call, Callee, DeclKind};
+use crate::facts::{Call, Callee, DeclKind, ScopeIdx, TypeRef};
 use crate::index::Eid;
 use crate::lang::csharp::eval::{
     arg_type, bounds, call_site, cstype, receiver, CsType, Recv, Typed,
@@ -374,26 +374,41 @@ fn may_convert_to(cx: &Cx, source: Option<Eid>, target: Eid) -> bool {
     if let Some(s) = source {
         owners.extend(ancestry(cx, s, &[]).types.iter().map(|(t, _)| *t));
     }
+    // A type declares its operators by the dozen, nearly all with one result
+    // type (JToken's forty from each primitive): each result type written in one
+    // declaration scope is read once, since reading it walks the hierarchy.
+    let mut read: Vec<(u32, ScopeIdx, &TypeRef)> = Vec::new();
     owners.iter().any(|&owner| {
         implicit_operators(cx, owner).into_iter().any(|op| {
             let decl = cx.index.decl(op);
             let Some(written) = &decl.returns else {
                 return true;
             };
-            match cstype(cx.index, Site::of_decl(cx.index, op), written) {
-                CsType::Class(r, rargs) => {
-                    canonical(cx.index, r) == target
-                        || ancestry(cx, r, &rargs)
-                            .types
-                            .iter()
-                            .any(|(t, _)| *t == target)
-                }
-                // An outside type or a value type derives from no type of the tree.
-                CsType::Foreign(..) | CsType::Prim(_) | CsType::Array(_) => false,
-                _ => true,
+            let key = (op.file, decl.scope, written);
+            if read.contains(&key) {
+                return false;
             }
+            read.push(key);
+            result_encompassed_by(cx, op, written, target)
         })
     })
+}
+
+/// Whether an implicit operator's written result type is `target` or derives
+/// from it.
+fn result_encompassed_by(cx: &Cx, op: Eid, written: &TypeRef, target: Eid) -> bool {
+    match cstype(cx.index, Site::of_decl(cx.index, op), written) {
+        CsType::Class(r, rargs) => {
+            canonical(cx.index, r) == target
+                || ancestry(cx, r, &rargs)
+                    .types
+                    .iter()
+                    .any(|(t, _)| *t == target)
+        }
+        // An outside type or a value type derives from no type of the tree.
+        CsType::Foreign(..) | CsType::Prim(_) | CsType::Array(_) => false,
+        _ => true,
+    }
 }
 
 fn is_delegate(cx: &Cx, ty: Eid) -> bool {

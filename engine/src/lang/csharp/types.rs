@@ -11,7 +11,10 @@
 //! under the type's full name (`TreeIndex::csharp_type`) and the first part in
 //! tree order stands for the type (`canonical`).
 
+use std::cell::RefCell;
+
 use crate::facts::{DeclIdx, ImportKind, ScopeIdx, TypeRef};
+use crate::fasthash::FastMap;
 use crate::index::{csharp_type_name, Eid, TreeIndex};
 use crate::lang::csharp::frontend::GLOBAL;
 use crate::lang::csharp::policy;
@@ -295,8 +298,37 @@ fn type_parameter_owner(index: &TreeIndex, site: Site, name: &str) -> Option<Eid
     None
 }
 
-/// One simple name at a site: a type of the tree, a namespace, an outside type.
+/// What a simple name binds where it is written: (file, innermost declaration,
+/// scope, name, type-argument count) decide it, and one name is looked up again
+/// and again from one place (a type's bases at every walk of its hierarchy, a
+/// type a method names at each of its calls).
+type NameMemo = FastMap<(u32, Option<DeclIdx>, Option<ScopeIdx>, usize, Box<str>), Named>;
+
+thread_local! {
+    /// The simple names this thread has bound, for the index of that generation.
+    static SIMPLE_NAMES: RefCell<(u64, NameMemo)> = RefCell::new((u64::MAX, FastMap::default()));
+}
+
+/// One simple name at a site: a type of the tree, a namespace, an outside type
+/// (memoised per index: the lookup walks namespaces and using directives).
 pub fn simple_name(index: &TreeIndex, site: Site, name: &str, arity: usize) -> Named {
+    let key = (site.file, site.decl, site.scope, arity, Box::<str>::from(name));
+    let known = SIMPLE_NAMES.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.0 != index.generation() {
+            *m = (index.generation(), FastMap::default());
+        }
+        m.1.get(&key).cloned()
+    });
+    if let Some(named) = known {
+        return named;
+    }
+    let named = bind_simple_name(index, site, name, arity);
+    SIMPLE_NAMES.with(|m| m.borrow_mut().1.insert(key, named.clone()));
+    named
+}
+
+fn bind_simple_name(index: &TreeIndex, site: Site, name: &str, arity: usize) -> Named {
     match enclosing_type_named(index, site, name, arity) {
         Named::Unknown => {}
         found => return found,
