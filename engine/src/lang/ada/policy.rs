@@ -390,6 +390,63 @@ fn listed(package: &str) -> Option<&'static [&'static str]> {
         .map(|(_, names)| *names)
 }
 
+/// Language-defined packages with every object and named number their visible
+/// part declares (RM Annex A): a `use` of one of them makes no other object
+/// visible, so an object of the tree so named is the one a bare name denotes.
+/// A package not listed here may declare any object (`Ada.Characters.Latin_1`'s
+/// constants, `Interfaces.C`'s and `System`'s named numbers are not listed).
+pub const OUTSIDE_OBJECTS: &[(&str, &[&str])] = &[
+    ("ada", &[]),
+    ("ada.calendar", &[]),
+    ("ada.command_line", &[]),
+    ("ada.exceptions", &[]),
+    ("ada.finalization", &[]),
+    ("ada.streams", &[]),
+    ("ada.streams.stream_io", &[]),
+    // RM A.4.1.
+    ("ada.strings", &["space", "wide_space", "wide_wide_space"]),
+    ("ada.strings.fixed", &[]),
+    // RM A.4.4, A.4.5.
+    (
+        "ada.strings.bounded.generic_bounded_length",
+        &["max_length", "null_bounded_string"],
+    ),
+    ("ada.strings.unbounded", &["null_unbounded_string"]),
+    // RM A.10.1: the files are functions (`Standard_Output`), not objects.
+    ("ada.text_io", &[]),
+    ("ada.text_io.integer_io", &["default_width", "default_base"]),
+    ("ada.text_io.modular_io", &["default_width", "default_base"]),
+    (
+        "ada.text_io.float_io",
+        &["default_fore", "default_aft", "default_exp"],
+    ),
+    (
+        "ada.text_io.fixed_io",
+        &["default_fore", "default_aft", "default_exp"],
+    ),
+    (
+        "ada.text_io.decimal_io",
+        &["default_fore", "default_aft", "default_exp"],
+    ),
+    (
+        "ada.text_io.enumeration_io",
+        &["default_width", "default_setting"],
+    ),
+];
+
+/// Whether a `use`d package outside the tree may declare an object so named:
+/// unlisted packages may.
+pub fn outside_may_declare_object(package: &str, name: &str) -> bool {
+    let package = match package {
+        "text_io" => "ada.text_io",
+        other => other,
+    };
+    OUTSIDE_OBJECTS
+        .iter()
+        .find(|(p, _)| *p == package)
+        .is_none_or(|(_, names)| names.contains(&name))
+}
+
 /// Whether a `use`d package outside the tree may declare a subprogram so named:
 /// unknown packages may.
 pub fn outside_may_declare(package: &str, name: &str) -> bool {

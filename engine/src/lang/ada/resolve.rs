@@ -1031,7 +1031,8 @@ fn in_generic(index: &TreeIndex, eid: Eid) -> bool {
 /// binding of the writer's regions; else an object a package spec declares that
 /// is visible there for certain — the unit's or an ancestor's spec (directly
 /// visible), or the one in-tree `use`d package that declares the name when no
-/// `use`d package outside the tree could declare one too. None when that is no
+/// `use`d package outside the tree could declare one too (a language-defined
+/// package whose objects the policy lists cannot). None when that is no
 /// typed object.
 fn object_type(
     index: &TreeIndex,
@@ -1052,8 +1053,11 @@ fn object_type(
     }
     let mut found = None;
     for pkg in used_packages(index, fi, scope) {
-        let Pkg::InTree(pkg) = pkg else {
-            return None;
+        let pkg = match pkg {
+            Pkg::InTree(pkg) => pkg,
+            // A language-defined package that declares no object so named.
+            Pkg::Outside(unit) if !policy::outside_may_declare_object(&unit, name) => continue,
+            _ => return None,
         };
         if let Some(typed) = package_object(index, pkg, name) {
             if found.is_some() {
