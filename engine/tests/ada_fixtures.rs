@@ -26,7 +26,8 @@ fixtures!(
     use_through_use,
     object_types,
     call_places,
-    argument_types
+    argument_types,
+    nested_arguments
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

@@ -16,7 +16,7 @@ use tree_sitter::Node;
 
 use super::names::SubprogramNames;
 use crate::facts::{
-    ArgShape, BindingValue, CallContext, Callee, Decl, DeclIdx, DeclKind, Decorator, FileFacts,
+    ArgShape, CallIdx, BindingValue, CallContext, Callee, Decl, DeclIdx, DeclKind, Decorator, FileFacts,
     Import, ImportKind, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef,
 };
 use crate::lang::core::{push_call, CallSite, NoExtension, Shape};
@@ -41,6 +41,7 @@ pub fn extract(
         errors: ErrorCount::default(),
         names: &tree_wide.ada_subprograms,
         composite_types: Default::default(),
+        call_at: Default::default(),
     };
     let root = tree.root_node();
     let at = Ctx {
@@ -82,6 +83,16 @@ struct Walker<'s> {
     /// Record and access types declared so far, by their region (the enclosing
     /// declaration) and name: what an array's component type is looked up in.
     composite_types: crate::fasthash::FastSet<(Option<DeclIdx>, String)>,
+    /// The call each `function_call` node became, by node id: an argument that
+    /// is a call is named by its index once the arguments have been walked.
+    call_at: crate::fasthash::FastMap<usize, CallIdx>,
+}
+
+/// Where an argument sits in a call: the n-th positional one or the n-th named one.
+#[derive(Clone, Copy)]
+enum Slot {
+    Positional(usize),
+    Named(usize),
 }
 
 /// A name as the source writes it, lower-cased by segment.
@@ -248,6 +259,24 @@ fn progenitors(node: Node) -> bool {
 }
 
 /// Whether a `name` node holds a tick (`Float'Image`, `X'Access`): an attribute.
+/// What [`Walker::arguments`] reads: the positional arguments, the named ones,
+/// and the slots of those that are exactly a call with the call's node id.
+type ArgumentsRead = (Vec<ArgShape>, Vec<(String, ArgShape)>, Vec<(Slot, usize)>);
+
+/// The one primary an argument expression is (expression → term → primary),
+/// when it is nothing more.
+fn only_primary(expression: Node) -> Option<Node> {
+    let mut cur = expression;
+    for _ in 0..2 {
+        let mut kids = named_children(cur);
+        cur = match (kids.next(), kids.next()) {
+            (Some(only), None) => only,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
 fn has_tick(node: Node) -> bool {
     children(node).any(|c| c.kind() == "tick")
 }
@@ -853,9 +882,9 @@ impl<'s> Walker<'s> {
         let callee = (!attribute).then(|| self.callee(name)).flatten();
         match callee {
             Some((token, callee)) => {
-                let (args, keywords) = match args_node {
+                let (args, keywords, nested) = match args_node {
                     Some(a) => self.arguments(a),
-                    None => (Vec::new(), Vec::new()),
+                    None => (Vec::new(), Vec::new(), Vec::new()),
                 };
                 let mut site = CallSite::new(
                     token,
@@ -869,9 +898,15 @@ impl<'s> Walker<'s> {
                     self.value_context(node)
                 };
                 let idx = push_call(&mut self.facts, cx.caller, cx.scope, site);
+                self.call_at.insert(node.id(), idx);
                 let call = &mut self.facts.calls[idx as usize];
                 call.keyword_args = keywords.len() as u32;
                 call.keywords = keywords;
+                if let Some(a) = args_node {
+                    self.walk(a, cx, depth + 1);
+                }
+                self.name_nested_calls(idx, &nested);
+                return;
             }
             None => {
                 // The prefix of an attribute or of `.all` may hold calls.
@@ -904,27 +939,60 @@ impl<'s> Walker<'s> {
         Some((token, callee))
     }
 
-    /// Positional arguments in order, named ones (`X => 1`) by parameter name.
-    fn arguments(&self, node: Node) -> (Vec<ArgShape>, Vec<(String, ArgShape)>) {
+    /// Positional arguments in order, named ones (`X => 1`) by parameter name,
+    /// and the arguments that are exactly a call, by slot and node id (named by
+    /// their call's index once walked, [`Self::name_nested_calls`]).
+    fn arguments(&self, node: Node) -> ArgumentsRead {
         let mut args = Vec::new();
         let mut keywords = Vec::new();
+        let mut nested = Vec::new();
         for assoc in named_children(node).filter(|c| c.kind() == "parameter_association") {
-            let value = named_children(assoc)
-                .find(|c| c.kind() == "expression")
+            let expression = named_children(assoc).find(|c| c.kind() == "expression");
+            let value = expression
                 .map(|e| self.arg_shape(e))
                 .unwrap_or(ArgShape::Unknown);
-            match named_children(assoc).find(|c| c.kind() == "component_choice_list") {
+            let call = expression.and_then(|e| self.only_call(e));
+            let slot = match named_children(assoc).find(|c| c.kind() == "component_choice_list") {
                 Some(choice) => {
                     let name = named_children(choice)
                         .find(|c| c.kind() == "identifier")
                         .map(|c| lower(self.src, c))
                         .unwrap_or_default();
                     keywords.push((name, value));
+                    Slot::Named(keywords.len() - 1)
                 }
-                None => args.push(value),
+                None => {
+                    args.push(value);
+                    Slot::Positional(args.len() - 1)
+                }
+            };
+            if let Some(call) = call {
+                nested.push((slot, call.id()));
             }
         }
-        (args, keywords)
+        (args, keywords, nested)
+    }
+
+    /// The argument expression's one primary when it is a call written with a
+    /// name and no attribute (`F (X)`, `P.F (X)`, also a conversion `T (X)`).
+    fn only_call<'t>(&self, expression: Node<'t>) -> Option<Node<'t>> {
+        let primary = only_primary(expression)?;
+        (primary.kind() == "function_call" && !has_tick(primary)).then_some(primary)
+    }
+
+    /// Each argument that is a call becomes `ArgShape::Call` of the call its node
+    /// made (an attribute's or operator's node made none: it stays as read).
+    fn name_nested_calls(&mut self, outer: CallIdx, nested: &[(Slot, usize)]) {
+        for &(slot, node) in nested {
+            let Some(&inner) = self.call_at.get(&node) else {
+                continue;
+            };
+            let call = &mut self.facts.calls[outer as usize];
+            match slot {
+                Slot::Positional(i) => call.args[i] = ArgShape::Call(inner),
+                Slot::Named(i) => call.keywords[i].1 = ArgShape::Call(inner),
+            }
+        }
     }
 
     /// A literal, a bare name or `X'Access`; anything else is unknown.
@@ -953,8 +1021,26 @@ impl<'s> Walker<'s> {
             "string_literal" => ArgShape::Literal(LiteralType::Str),
             "character_literal" => ArgShape::Literal(LiteralType::Char),
             "identifier" => ArgShape::Name(lower(self.src, cur)),
+            "function_call" => self.class_wide_conversion(cur).unwrap_or(ArgShape::Unknown),
             _ => ArgShape::Unknown,
         }
+    }
+
+    /// `T'Class (X)`: a value of the class-wide type of `T`, read as `T` (as a
+    /// class-wide parameter is).
+    fn class_wide_conversion(&self, call: Node) -> Option<ArgShape> {
+        if !has_tick(call) || !named_children(call).any(|c| c.kind() == "actual_parameter_part") {
+            return None;
+        }
+        let designator = named_children(call).find(|c| c.kind() == "attribute_designator")?;
+        if !crate::lang::node_text(self.src, designator).eq_ignore_ascii_case("class") {
+            return None;
+        }
+        let name = call.child_by_field_name("name")?;
+        if !matches!(name.kind(), "identifier" | "selected_component") {
+            return None;
+        }
+        dotted(self.src, name).map(|path| ArgShape::Cast(type_ref(path)))
     }
 
     /// Whether an expression is a concatenation (`"Y = " & S & …`) with a string

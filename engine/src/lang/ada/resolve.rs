@@ -19,7 +19,7 @@
 //! operation or a component: the engine does not read types, so it abstains.
 
 use crate::facts::{
-    ArgShape, BindingValue, Call, CallContext, Callee, Decl, DeclKind, FileFacts, ImportKind,
+    ArgShape, BindingValue, Call, CallContext, CallIdx, Callee, Decl, DeclKind, FileFacts, ImportKind,
     LiteralType, Param, Receiver, ScopeIdx, TypeRef, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
@@ -679,13 +679,8 @@ fn fits(decl: &Decl, call: &Call) -> bool {
 
 /// The answer for a set of candidates: one entity placed and named, several a
 /// may-reach set (every one of them visible and fitting), none an abstention.
-fn decide(
-    index: &TreeIndex,
-    caller: u32,
-    call: &Call,
-    candidates: Vec<Eid>,
-    family: Family,
-) -> Decision {
+fn decide(cx: &Cx, caller: u32, call: &Call, candidates: Vec<Eid>, family: Family) -> Decision {
+    let index = cx.index;
     let mut canon: Vec<Eid> = candidates
         .into_iter()
         .map(|e| canonical(index, e))
@@ -731,6 +726,12 @@ fn decide(
         // Overloads an `X'Access` argument tells apart (`Add_Test_Routine (T,
         // Test_Assert'Access, …)` against an access type of another profile).
         entities.retain(|&e| !access_cannot_pass(index, caller, e, call));
+    }
+    if entities.len() > 1 {
+        // Overloads an argument that is a call or a conversion tells apart
+        // (`Add (Ch => ACS_Map (C))` with `ACS_Map` returning
+        // `Attributed_Character`, `Run (Test'Class (T))`).
+        entities.retain(|&e| !nested_cannot_pass(cx, caller, e, call));
     }
     match entities.as_slice() {
         [] => Decision::Refuse(Reason::Ambiguous),
@@ -858,6 +859,112 @@ fn context_refuses(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> 
     let here = (file, scope, &expected);
     let there = (callee.file, decl.scope, result);
     never_derives(index, here, there) && never_derives(index, there, here)
+}
+
+/// How deep arguments that are calls are read for their result types (`F (G (H
+/// (X)))`): each level resolves the inner call again.
+const MAX_NESTED: u32 = 3;
+
+thread_local! {
+    /// How many argument calls are being read for their result type on this thread.
+    static NESTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether some argument that is a call (`ACS_Map (C)`) or a conversion
+/// (`T'Class (X)`, `Cell (X)`) has a type that is certainly never the type of
+/// the parameter it is passed to, by the rule of [`object_cannot_pass`]: a call's
+/// type is the written result type of every function it may reach (all of them
+/// must refuse), a conversion's the type it names.
+fn nested_cannot_pass(cx: &Cx, caller: u32, callee: Eid, call: &Call) -> bool {
+    let index = cx.index;
+    let decl = index.decl(callee);
+    if in_generic(index, callee) {
+        return false;
+    }
+    passed(decl, call).any(|(arg, param)| {
+        let Some(param_ty) = &param.ty else {
+            return false;
+        };
+        let there = (callee.file, decl.scope, param_ty);
+        match arg {
+            ArgShape::Cast(ty) => never_derives(index, (caller, call.scope, ty), there),
+            ArgShape::Call(inner) => match argument_types(cx, caller, *inner) {
+                Some(types) => {
+                    !types.is_empty()
+                        && types
+                            .iter()
+                            .all(|(f, s, t)| never_derives(index, (*f, *s, t), there))
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    })
+}
+
+/// The types an argument that is a call may have, each with the file and scope
+/// it is written in: the result types of the functions the call may reach, or
+/// the type a conversion names (a call that reaches nothing, written with one
+/// positional argument, whose name is a full type of the tree or a scalar type
+/// of `Standard`); None when the
+/// engine cannot say (an outside or refused callee, a procedure, too deep).
+fn argument_types(cx: &Cx, fi: u32, inner: CallIdx) -> Option<Vec<(u32, ScopeIdx, TypeRef)>> {
+    let index = cx.index;
+    let call = index.file(fi).calls.get(inner as usize)?;
+    let depth = NESTED.with(|n| n.get());
+    if depth >= MAX_NESTED {
+        return None;
+    }
+    NESTED.with(|n| n.set(depth + 1));
+    let decision = match &call.callee {
+        Callee::Name(_) => bare_name(cx, fi, call),
+        Callee::Member { .. } => qualified_name(cx, fi, call),
+        _ => Decision::Pass,
+    };
+    NESTED.with(|n| n.set(depth));
+    let reached: Vec<Eid> = match &decision {
+        Decision::Place(placement) => vec![placement.single()?],
+        Decision::MayReach(m) => m.targets().to_vec(),
+        _ => return conversion_type(index, fi, call).map(|t| vec![t]),
+    };
+    reached
+        .into_iter()
+        .map(|e| {
+            let decl = index.decl(e);
+            let result = decl.returns.as_ref().filter(|_| tagged(decl, "function"))?;
+            Some((e.file, decl.scope, result.clone()))
+        })
+        .collect()
+}
+
+/// The type a call written as a conversion names (`Cell (X)`, `Screen.Cell
+/// (X)`, `Integer (X)`): one positional argument and a name that is a full type
+/// of the tree where it is written, or a scalar type of `Standard` nothing hides.
+fn conversion_type(index: &TreeIndex, fi: u32, call: &Call) -> Option<(u32, ScopeIdx, TypeRef)> {
+    if call.args.len() != 1 || !call.keywords.is_empty() {
+        return None;
+    }
+    let path = match &call.callee {
+        Callee::Name(name) => vec![name.clone()],
+        Callee::Member {
+            receiver: Receiver::Path(path),
+            name,
+        } => path.iter().cloned().chain([name.clone()]).collect(),
+        _ => return None,
+    };
+    let standard = matches!(path.as_slice(), [name] if policy::is_standard_scalar(name));
+    let ty = TypeRef {
+        path,
+        args: Vec::new(),
+        is_self: false,
+        array: false,
+    };
+    match type_sight(index, fi, call.scope, &ty) {
+        Sight::Tree(_) => Some((fi, call.scope, ty)),
+        // `Integer (X)` where nothing of the tree hides `Standard.Integer`.
+        Sight::Outside if standard => Some((fi, call.scope, ty)),
+        _ => None,
+    }
 }
 
 /// Whether some `X'Access` argument, X a subprogram, can never be a value of
@@ -1325,7 +1432,7 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
         return Decision::Refuse(Reason::Refused);
     }
     if !candidates.is_empty() {
-        return decide(index, fi, call, candidates, family);
+        return decide(cx, fi, call, candidates, family);
     }
     // Nothing of the tree is visible under this name: a `use`d language-defined
     // unit that declares a subprogram so named has it, when the tree declares no
@@ -1397,7 +1504,7 @@ fn qualified_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
                 // an object's component, an enumeration literal.
                 return Decision::Unresolved;
             }
-            decide(index, fi, call, found, Family::QualifiedPath)
+            decide(cx, fi, call, found, Family::QualifiedPath)
         }
         Pkg::Outside(unit) => Decision::Place(Placement::outside(
             OutsideKind::External,
