@@ -27,7 +27,8 @@ fixtures!(
     object_types,
     call_places,
     argument_types,
-    nested_arguments
+    nested_arguments,
+    protected_operations
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

@@ -8,6 +8,7 @@ pub const FAMILIES: &[Family] = &[
     Family::Lexical,
     Family::Import,
     Family::QualifiedPath,
+    Family::WrittenType,
     Family::ExternalImport,
 ];
 

@@ -1511,8 +1511,39 @@ fn qualified_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
             format!("{unit}.{name}"),
             Family::ExternalImport,
         )),
-        Pkg::Unknown => Decision::Refuse(Reason::ReceiverTypeUnknown),
+        Pkg::Unknown => match own_operations(index, fi, call, path, name) {
+            Some(found) => decide(cx, fi, call, found, Family::WrittenType),
+            None => Decision::Refuse(Reason::ReceiverTypeUnknown),
+        },
     }
+}
+
+/// `Obj.Op (…)` where `Obj` is an object or parameter whose written type is a
+/// protected or task type of the tree (`R : in out Test_Results; … R.Set_Status
+/// (S)`): the operations and entries that type declares in itself, which only
+/// those types do (a tagged type's primitives are declared beside it, in its
+/// package). None when the object's type is not certain or declares none so named.
+fn own_operations(
+    index: &TreeIndex,
+    fi: u32,
+    call: &Call,
+    path: &[String],
+    name: &str,
+) -> Option<Vec<Eid>> {
+    let [object] = path else {
+        return None;
+    };
+    let (file, scope, ty) = object_type(index, fi, call.scope, object)?;
+    let Sight::Tree(types) = type_sight(index, file, scope, &ty) else {
+        return None;
+    };
+    // The type's declaration, not its `protected body` / `task body`.
+    let found: Vec<Eid> = types
+        .iter()
+        .filter(|&&t| !tagged(index.decl(t), "body"))
+        .flat_map(|&t| members(index, t, name))
+        .collect();
+    (!found.is_empty()).then_some(found)
 }
 
 /// The body's package declaration when `fi` is (or continues) the body of the
