@@ -28,7 +28,8 @@ fixtures!(
     call_places,
     argument_types,
     nested_arguments,
-    protected_operations
+    protected_operations,
+    dispatching
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

@@ -16,8 +16,8 @@ use tree_sitter::Node;
 
 use super::names::SubprogramNames;
 use crate::facts::{
-    ArgShape, CallIdx, BindingValue, CallContext, Callee, Decl, DeclIdx, DeclKind, Decorator, FileFacts,
-    Import, ImportKind, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef,
+    ArgShape, BindingValue, CallContext, CallIdx, Callee, Decl, DeclIdx, DeclKind, Decorator,
+    FileFacts, Import, ImportKind, LiteralType, Param, Scope, ScopeIdx, ScopeKind, TypeRef,
 };
 use crate::lang::core::{push_call, CallSite, NoExtension, Shape};
 use crate::lang::syntax::{children, line_of, named_children, ErrorCount};

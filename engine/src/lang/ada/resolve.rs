@@ -19,8 +19,8 @@
 //! operation or a component: the engine does not read types, so it abstains.
 
 use crate::facts::{
-    ArgShape, BindingValue, Call, CallContext, CallIdx, Callee, Decl, DeclKind, FileFacts, ImportKind,
-    LiteralType, Param, Receiver, ScopeIdx, TypeRef, ValueRef,
+    ArgShape, BindingValue, Call, CallContext, CallIdx, Callee, Decl, DeclKind, FileFacts,
+    ImportKind, LiteralType, Param, Receiver, ScopeIdx, TypeRef, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
 use crate::lang::ada::frontend::tagged;
@@ -733,6 +733,12 @@ fn decide(cx: &Cx, caller: u32, call: &Call, candidates: Vec<Eid>, family: Famil
         // `Attributed_Character`, `Run (Test'Class (T))`).
         entities.retain(|&e| !nested_cannot_pass(cx, caller, e, call));
     }
+    if entities.len() > 1 {
+        // An inherited subprogram the argument's own type overrides (`Draw (C)`
+        // with `C : Circle` names `Draw (C : Circle)`, not `Draw (S : Shape)`).
+        let all = entities.clone();
+        entities.retain(|&e| !all.iter().any(|&o| overrides(index, caller, call, o, e)));
+    }
     match entities.as_slice() {
         [] => Decision::Refuse(Reason::Ambiguous),
         [one] => {
@@ -859,6 +865,55 @@ fn context_refuses(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> 
     let here = (file, scope, &expected);
     let there = (callee.file, decl.scope, result);
     never_derives(index, here, there) && never_derives(index, there, here)
+}
+
+/// Whether `over` overrides `inherited` for this call (RM 8.3(9-13)): some
+/// positional argument is an object whose written type is one full type `A` of
+/// the tree, `over`'s parameter there is of type `A`, `inherited`'s of another
+/// type that `A` derives from, and the two profiles are otherwise the same
+/// (names and written types of every other parameter, and the result). The
+/// inherited subprogram of `A` is then hidden by `over`, so a value of type `A`
+/// reaches `over` only.
+fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: Eid) -> bool {
+    if over == inherited || in_generic(index, over) || in_generic(index, inherited) {
+        return false;
+    }
+    let (o, i) = (index.decl(over), index.decl(inherited));
+    if o.params.len() != i.params.len() || !same_result(o, i) {
+        return false;
+    }
+    call.args.iter().enumerate().any(|(n, arg)| {
+        let ArgShape::Name(object) = arg else {
+            return false;
+        };
+        let Some((file, scope, ty)) = object_type(index, caller, call.scope, object) else {
+            return false;
+        };
+        let Sight::Tree(own) = type_sight(index, file, scope, &ty) else {
+            return false;
+        };
+        let (Some(op), Some(ip)) = (o.params.get(n), i.params.get(n)) else {
+            return false;
+        };
+        let (Some(o_ty), Some(i_ty)) = (&op.ty, &ip.ty) else {
+            return false;
+        };
+        let others_same = o.params.iter().zip(&i.params).enumerate().all(|(k, (a, b))| {
+            k == n || (a.name == b.name && a.ty.as_ref().and_then(|t| t.last()) == b.ty.as_ref().and_then(|t| t.last()))
+        });
+        let is_own = matches!(type_sight(index, over.file, o.scope, o_ty), Sight::Tree(t) if t.iter().any(|x| own.contains(x)));
+        let parent_name = i_ty.last();
+        let from_parent = parent_name.is_some_and(|p| {
+            Some(p) != ty.last() && derives_from(index, &own, p, true, 0) == Some(true)
+        });
+        others_same && is_own && from_parent
+    })
+}
+
+/// Whether two functions return the same written type (by its last segment), or
+/// both are procedures.
+fn same_result(a: &Decl, b: &Decl) -> bool {
+    a.returns.as_ref().and_then(|t| t.last()) == b.returns.as_ref().and_then(|t| t.last())
 }
 
 /// How deep arguments that are calls are read for their result types (`F (G (H

@@ -312,7 +312,13 @@ thread_local! {
 /// One simple name at a site: a type of the tree, a namespace, an outside type
 /// (memoised per index: the lookup walks namespaces and using directives).
 pub fn simple_name(index: &TreeIndex, site: Site, name: &str, arity: usize) -> Named {
-    let key = (site.file, site.decl, site.scope, arity, Box::<str>::from(name));
+    let key = (
+        site.file,
+        site.decl,
+        site.scope,
+        arity,
+        Box::<str>::from(name),
+    );
     let known = SIMPLE_NAMES.with(|m| {
         let mut m = m.borrow_mut();
         if m.0 != index.generation() {
