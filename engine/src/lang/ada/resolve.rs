@@ -1,5 +1,6 @@
 //! Ada resolution: what GNAT's cross-references name, read from the visibility
-//! rules a call site sees (RM 8.3, 8.4, 10.1.6), without types.
+//! rules a call site sees (RM 8.3, 8.4, 10.1.6), and from written types where
+//! they tell overloads apart.
 //!
 //! A bare name is looked up in every place that makes a declaration visible
 //! there: the enclosing declarative regions of the file (innermost first), the
@@ -15,8 +16,13 @@
 //!
 //! `P.F` reads `P` as a package (nested, renamed, instantiated, a library unit,
 //! named relative to the unit's ancestors); a unit outside the tree makes the call
-//! `outside`. A prefix that is an object (`Obj.Op`, `R.Field`) is a primitive
-//! operation or a component: the engine does not read types, so it abstains.
+//! `outside`. A prefix that is an object (`Obj.Op`, `R.Field`) reaches the
+//! operations of a protected or task type the object's written type is; a
+//! tagged type's primitive in dot notation or a component: the engine abstains.
+//!
+//! Overloads are told apart by what the arguments certainly are (literals,
+//! objects, calls and conversions, `X'Access`), by the call's place, and by
+//! overriding (`decide`).
 
 use crate::facts::{
     ArgShape, BindingValue, Call, CallContext, CallIdx, Callee, Decl, DeclKind, FileFacts,
@@ -898,16 +904,28 @@ fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: 
         let (Some(o_ty), Some(i_ty)) = (&op.ty, &ip.ty) else {
             return false;
         };
-        let others_same = o.params.iter().zip(&i.params).enumerate().all(|(k, (a, b))| {
-            k == n || (a.name == b.name && a.ty.as_ref().and_then(|t| t.last()) == b.ty.as_ref().and_then(|t| t.last()))
-        });
-        let is_own = matches!(type_sight(index, over.file, o.scope, o_ty), Sight::Tree(t) if t.iter().any(|x| own.contains(x)));
+        let others_same = o
+            .params
+            .iter()
+            .zip(&i.params)
+            .enumerate()
+            .all(|(k, (a, b))| k == n || same_param(a, b));
+        let is_own = match type_sight(index, over.file, o.scope, o_ty) {
+            Sight::Tree(types) => types.iter().any(|t| own.contains(t)),
+            _ => false,
+        };
         let parent_name = i_ty.last();
         let from_parent = parent_name.is_some_and(|p| {
             Some(p) != ty.last() && derives_from(index, &own, p, true, 0) == Some(true)
         });
         others_same && is_own && from_parent
     })
+}
+
+/// Whether two parameters have the same name and written type (by its last
+/// segment).
+fn same_param(a: &Param, b: &Param) -> bool {
+    a.name == b.name && a.ty.as_ref().and_then(|t| t.last()) == b.ty.as_ref().and_then(|t| t.last())
 }
 
 /// Whether two functions return the same written type (by its last segment), or
@@ -961,8 +979,8 @@ fn nested_cannot_pass(cx: &Cx, caller: u32, callee: Eid, call: &Call) -> bool {
 /// it is written in: the result types of the functions the call may reach, or
 /// the type a conversion names (a call that reaches nothing, written with one
 /// positional argument, whose name is a full type of the tree or a scalar type
-/// of `Standard`); None when the
-/// engine cannot say (an outside or refused callee, a procedure, too deep).
+/// of `Standard`); None when the engine cannot say (an outside or refused
+/// callee, a procedure, too deep).
 fn argument_types(cx: &Cx, fi: u32, inner: CallIdx) -> Option<Vec<(u32, ScopeIdx, TypeRef)>> {
     let index = cx.index;
     let call = index.file(fi).calls.get(inner as usize)?;
