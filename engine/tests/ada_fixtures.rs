@@ -29,7 +29,8 @@ fixtures!(
     argument_types,
     nested_arguments,
     protected_operations,
-    dispatching
+    dispatching,
+    calls_in_prefixes
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

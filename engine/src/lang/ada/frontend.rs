@@ -1102,7 +1102,7 @@ impl<'s> Walker<'s> {
             let attribute_prefix = kids.get(i + 1).is_some_and(|(n, _)| n.kind() == "tick");
             let plain = matches!(child.kind(), "identifier" | "selected_component");
             if is_name && plain && !attribute_prefix {
-                self.bare_name(child, cx);
+                self.bare_name(child, cx, depth + 1);
             } else if child.is_named() && !(plain && is_name) {
                 self.walk(child, cx, depth + 1);
             }
@@ -1110,8 +1110,15 @@ impl<'s> Walker<'s> {
     }
 
     /// One name of a term: a parameterless call when it names a subprogram of the
-    /// tree.
-    fn bare_name(&mut self, name: Node, cx: Ctx) {
+    /// tree. A selected component whose prefix is no name (`Data (P).Ptr`,
+    /// `F (X).all`) is a component of a value: its prefix holds the calls.
+    fn bare_name(&mut self, name: Node, cx: Ctx, depth: u32) {
+        if name.kind() == "selected_component" && dotted(self.src, name).is_none() {
+            if let Some(prefix) = name.child_by_field_name("prefix") {
+                self.walk(prefix, cx, depth);
+            }
+            return;
+        }
         let last = name_token(name);
         if last.kind() != "identifier" || !self.names.contains(&lower(self.src, last)) {
             return;
