@@ -190,7 +190,7 @@ impl<'a> Classes<'a> {
                     false => Resolved::Outside,
                 };
             };
-            if !method.flags.synthetic || method.name.starts_with("lambda$") {
+            if !method.flags.synthetic || is_lambda_body(&method.name) {
                 return Resolved::InTree {
                     class: class.name.clone(),
                     name: method.name.clone(),
@@ -198,7 +198,7 @@ impl<'a> Classes<'a> {
                     also_outside: in_interface && !self.supers_in_tree(start),
                 };
             }
-            let Some(next) = stands_for(method) else {
+            let Some(next) = stands_for(&class.name, method) else {
                 return Resolved::FieldAccess;
             };
             (owner, name, descriptor) = (
@@ -241,9 +241,36 @@ fn find<'c>(class: &'c ClassFile, name: &str, descriptor: &str) -> Option<&'c Me
 }
 
 /// The call a synthetic method's body makes (a bridge's target, an accessor's
-/// method), when it makes one.
-fn stands_for(method: &Method) -> Option<&Invoke> {
+/// method), when it makes one. Kotlin's default-arguments stub (`f$default`, a
+/// constructor ending in a `DefaultConstructorMarker`) first computes the omitted
+/// arguments, whose calls come before the one it stands for: it stands for its last
+/// call of `f` (of its own class's constructor).
+fn stands_for<'m>(class: &str, method: &'m Method) -> Option<&'m Invoke> {
+    if let Some(base) = method.name.strip_suffix("$default") {
+        return method.invokes().filter(|i| i.name == base).last();
+    }
+    if method.name == "<init>" && method.descriptor.contains(DEFAULT_MARKER) {
+        return method
+            .invokes()
+            .filter(|i| i.name == "<init>" && i.owner == class)
+            .last();
+    }
     method.invokes().find(|i| i.kind != InvokeKind::Dynamic)
+}
+
+/// The last parameter of a Kotlin constructor's default-arguments stub.
+const DEFAULT_MARKER: &str = "Lkotlin/jvm/internal/DefaultConstructorMarker;)";
+
+/// A method the compiler made of a lambda's body, whose calls the source writes:
+/// javac's `lambda$m$0`, kotlinc's `m$lambda$0`.
+fn is_lambda_body(name: &str) -> bool {
+    name.starts_with("lambda$") || name.contains("$lambda$")
+}
+
+/// The name the source writes for a call of `name`: a Kotlin default-arguments
+/// stub's (`f$default`) is the function's.
+fn written_method_name(name: &str) -> &str {
+    name.strip_suffix("$default").unwrap_or(name)
 }
 
 /// The simple name of a class as the source writes it at a construction:
@@ -279,7 +306,7 @@ fn simple_name(internal: &str) -> &str {
 fn set_apart(class: &ClassFile, method: &Method) -> Option<&'static str> {
     if method.flags.bridge {
         Some("bridge")
-    } else if (method.flags.synthetic && !method.name.starts_with("lambda$")) || class.synthetic {
+    } else if (method.flags.synthetic && !is_lambda_body(&method.name)) || class.synthetic {
         Some("synthetic")
     } else {
         None
@@ -568,7 +595,7 @@ fn target(
                 n => format!("{}.{n}", invoke.owner.replace('/', ".")),
             };
             (
-                invoke.name.clone(),
+                written_method_name(&invoke.name).to_string(),
                 Some(vec![TruthTarget::Outside { symbol }]),
             )
         }

@@ -22,6 +22,9 @@ pub struct ClassFile {
     pub is_interface: bool,
     pub synthetic: bool,
     pub methods: Vec<Method>,
+    /// The SourceFile attribute javap prints before the header (`Compiled from
+    /// "A.kt"`): a Kotlin class's file is found by it and its package.
+    pub source_file: Option<String>,
 }
 
 /// One method of a class file.
@@ -168,6 +171,12 @@ impl Reader {
         let Some(class) = self.class.as_mut() else {
             return Ok(());
         };
+        if let Some(rest) = line.strip_prefix("  Compiled from \"") {
+            if self.expect_header {
+                class.source_file = rest.strip_suffix('"').map(str::to_string);
+                return Ok(());
+            }
+        }
         if self.expect_header && !line.starts_with(' ') && !line.is_empty() {
             self.expect_header = false;
             read_header(line, class);
