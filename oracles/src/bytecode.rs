@@ -52,6 +52,10 @@ pub struct Declarations {
     pub classes: HashMap<String, (String, u32)>,
     /// (internal owner, method name or `<init>`) → (parameter descriptors, line).
     pub methods: HashMap<(String, String), Overloads>,
+    /// (internal owner, name, descriptor) of methods the tree's declarations could not
+    /// place (the kotlinc reading's): a call of one is not judged, rather than given
+    /// another overload's line or the class's.
+    pub unplaced: std::collections::HashSet<(String, String, String)>,
 }
 
 impl Declarations {
@@ -120,6 +124,11 @@ enum Resolved {
     },
     /// A field read or written through a synthetic accessor: not a call.
     FieldAccess,
+    /// A call the class files do not bind for the source: a default-arguments stub's
+    /// dispatched call (judged by neither declaration: `no_declaration`).
+    Unplaced {
+        name: String,
+    },
     Outside,
 }
 
@@ -201,6 +210,14 @@ impl<'a> Classes<'a> {
             let Some(next) = stands_for(&class.name, method) else {
                 return Resolved::FieldAccess;
             };
+            // A default-arguments stub is the class's that declares the defaults: its
+            // dispatched call no longer knows the receiver's type the source wrote
+            // (an override's class).
+            if is_default_stub(method) && matches!(next.kind, InvokeKind::Virtual | InvokeKind::Interface) {
+                return Resolved::Unplaced {
+                    name: next.name.clone(),
+                };
+            }
             (owner, name, descriptor) = (
                 next.owner.clone(),
                 next.name.clone(),
@@ -246,16 +263,24 @@ fn find<'c>(class: &'c ClassFile, name: &str, descriptor: &str) -> Option<&'c Me
 /// arguments, whose calls come before the one it stands for: it stands for its last
 /// call of `f` (of its own class's constructor).
 fn stands_for<'m>(class: &str, method: &'m Method) -> Option<&'m Invoke> {
+    if !is_default_stub(method) {
+        return method.invokes().find(|i| i.kind != InvokeKind::Dynamic);
+    }
     if let Some(base) = method.name.strip_suffix("$default") {
         return method.invokes().filter(|i| i.name == base).last();
     }
-    if method.name == "<init>" && method.descriptor.contains(DEFAULT_MARKER) {
-        return method
-            .invokes()
-            .filter(|i| i.name == "<init>" && i.owner == class)
-            .last();
-    }
-    method.invokes().find(|i| i.kind != InvokeKind::Dynamic)
+    method
+        .invokes()
+        .filter(|i| i.name == "<init>" && i.owner == class)
+        .last()
+}
+
+/// Kotlin's default-arguments stub: a synthetic `f$default`, or a synthetic
+/// constructor whose last parameter is a `DefaultConstructorMarker`.
+fn is_default_stub(method: &Method) -> bool {
+    method.flags.synthetic
+        && (method.name.ends_with("$default")
+            || (method.name == "<init>" && method.descriptor.contains(DEFAULT_MARKER)))
 }
 
 /// The last parameter of a Kotlin constructor's default-arguments stub.
@@ -589,6 +614,7 @@ fn target(
     };
     Some(match resolved {
         Resolved::FieldAccess => return None,
+        Resolved::Unplaced { name } => (name.clone(), None),
         Resolved::Outside => {
             let symbol = match invoke.name.as_str() {
                 "<init>" => invoke.owner.replace('/', "."),
@@ -607,7 +633,15 @@ fn target(
             also_outside,
         } => {
             let params = parameters(descriptor).unwrap_or_default();
-            let line = declarations.method_line(class, name, &params);
+            let unplaced = declarations.unplaced.contains(&(
+                class.clone(),
+                name.clone(),
+                descriptor.clone(),
+            ));
+            let line = match unplaced {
+                true => None,
+                false => declarations.method_line(class, name, &params),
+            };
             let placed = match (line, declarations.classes.get(class)) {
                 (Some(line), Some((file, _))) => Some(TruthTarget::InTree {
                     file: file.clone(),
@@ -615,7 +649,9 @@ fn target(
                 }),
                 // A constructor or member the class does not write (a default
                 // constructor, an enum's `values`): the class stands for it.
-                (None, Some(_)) if !declares_any(declarations, class, name) => class_line(class),
+                (None, Some(_)) if !unplaced && !declares_any(declarations, class, name) => {
+                    class_line(class)
+                }
                 _ => None,
             };
             let outside = also_outside.then(|| TruthTarget::Outside {

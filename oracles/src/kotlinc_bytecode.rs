@@ -161,8 +161,15 @@ impl KotlinTree {
                 let Some(params) = parameters(&method.descriptor) else {
                     continue;
                 };
-                if let Some(line) = method_line(placed, *count, &nesting, method, params.len()) {
-                    declarations.add_method(&class.name, &method.name, params, line);
+                match method_line(placed, *count, &nesting, method, params.len()) {
+                    Some(line) => declarations.add_method(&class.name, &method.name, params, line),
+                    None => {
+                        declarations.unplaced.insert((
+                            class.name.clone(),
+                            method.name.clone(),
+                            method.descriptor.clone(),
+                        ));
+                    }
                 }
             }
         }
@@ -342,6 +349,21 @@ fun total(shapes: List<Shape>): Double {
         assert_eq!(d.classes["a/b/Square"], ("src/Shapes.kt".to_string(), 7));
         assert_eq!(d.classes["a/b/Square$Companion"].1, 13);
         assert_eq!(d.classes["a/b/ShapesKt"].1, 1, "a file facade is the file's");
+    }
+
+    #[test]
+    fn abstract_overloads_of_one_arity_are_left_unplaced() {
+        let source = "package a\n\ninterface P {\n    fun p(a: String)\n    fun p(b: Int)\n    fun q(a: Int, b: Int)\n}\n";
+        let mut tree = KotlinTree::default();
+        tree.add("P.kt", &SourceFile::parse(source.to_string()).unwrap());
+        let mut p = class("a/P", vec![
+            method("p", "(Ljava/lang/String;)V", &[]),
+            method("q", "(II)V", &[]),
+        ]);
+        p.source_file = Some("P.kt".into());
+        let d = tree.declarations(&[p]);
+        assert!(d.unplaced.contains(&("a/P".into(), "p".into(), "(Ljava/lang/String;)V".into())));
+        assert_eq!(d.methods[&("a/P".to_string(), "q".to_string())][0].1, 6);
     }
 
     #[test]
