@@ -186,10 +186,12 @@ impl Reader {
             if line == "{" {
                 self.in_members = true;
             } else if let Some(rest) = line.strip_prefix("  this_class: ") {
-                class.name = comment(rest).ok_or("no class name")?.to_string();
+                // javap quotes a name that is no Java identifier (Kotlin's
+                // `@file:JvmName("-Util")` facades): `// "okio/-Util"`.
+                class.name = unquote(comment(rest).ok_or("no class name")?).to_string();
                 self.dotted = class.name.replace('/', ".");
             } else if let Some(rest) = line.strip_prefix("  super_class: ") {
-                let name = comment(rest).ok_or("no superclass name")?;
+                let name = unquote(comment(rest).ok_or("no superclass name")?);
                 class.super_name = Some(name.to_string());
             } else if let Some(rest) = line.strip_prefix("  flags: ") {
                 class.synthetic = rest.contains("ACC_SYNTHETIC");

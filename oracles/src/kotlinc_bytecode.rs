@@ -129,16 +129,37 @@ impl KotlinTree {
         );
     }
 
-    /// The file a class was compiled from: the one file of its package with its
-    /// `SourceFile` name (none when two are: a multiplatform tree's twins).
+    /// The file a class was compiled from: the file of its package with its
+    /// `SourceFile` name; where several are (a multiplatform tree's `expect` and
+    /// `actual` twins), the one whose declarations hold the most of the class's
+    /// methods, when only one does.
     fn file_of(&self, class: &ClassFile) -> Option<&str> {
         let source = class.source_file.as_deref()?;
         let package = class
             .name
             .rsplit_once('/')
             .map_or(String::new(), |(p, _)| p.replace('/', "."));
-        match self.by_source.get(&(package, source.to_string()))?.as_slice() {
-            [one] => Some(one.as_str()),
+        let candidates = self.by_source.get(&(package, source.to_string()))?;
+        if let [one] = candidates.as_slice() {
+            return Some(one.as_str());
+        }
+        let nesting = nesting(&class.name);
+        let score = |file: &str| {
+            let (count, placed) = &self.files[file];
+            class
+                .methods
+                .iter()
+                .filter(|m| !m.flags.synthetic && !m.lines.is_empty())
+                .filter(|m| method_line(placed, *count, &nesting, m, 0).is_some())
+                .count()
+        };
+        let scored: Vec<(usize, &str)> = candidates
+            .iter()
+            .map(|f| (score(f), f.as_str()))
+            .collect();
+        let best = scored.iter().map(|(n, _)| *n).max().filter(|n| *n > 0)?;
+        match scored.iter().filter(|(n, _)| *n == best).collect::<Vec<_>>().as_slice() {
+            [(_, file)] => Some(file),
             _ => None,
         }
     }
@@ -364,6 +385,37 @@ fun total(shapes: List<Shape>): Double {
         let d = tree.declarations(&[p]);
         assert!(d.unplaced.contains(&("a/P".into(), "p".into(), "(Ljava/lang/String;)V".into())));
         assert_eq!(d.methods[&("a/P".to_string(), "q".to_string())][0].1, 6);
+    }
+
+    #[test]
+    fn a_facade_named_no_java_identifier_is_read_and_twins_are_told_apart() {
+        let text = r#"Classfile /x/okio/-Util.class
+  Compiled from "Util.kt"
+public final class okio.-Util
+  this_class: #2                          // "okio/-Util"
+  super_class: #4                         // java/lang/Object
+  flags: (0x0031) ACC_PUBLIC, ACC_FINAL, ACC_SUPER
+{
+  public static final int f();
+    descriptor: ()I
+    flags: (0x0019) ACC_PUBLIC, ACC_STATIC, ACC_FINAL
+    Code:
+         0: iconst_1
+         1: ireturn
+      LineNumberTable:
+        line 4: 0
+}
+"#;
+        let classes = read(text).unwrap();
+        assert_eq!(classes[0].name, "okio/-Util");
+        let mut tree = KotlinTree::default();
+        let common = "package okio\n\nexpect fun f(): Int\n";
+        let jvm = "@file:JvmName(\"-Util\")\npackage okio\n\nactual fun f(): Int = 1\n";
+        tree.add("common/okio/Util.kt", &SourceFile::parse(common.into()).unwrap());
+        tree.add("jvm/okio/Util.kt", &SourceFile::parse(jvm.into()).unwrap());
+        let d = tree.declarations(&classes);
+        assert_eq!(d.classes["okio/-Util"].0, "jvm/okio/Util.kt");
+        assert_eq!(d.methods[&("okio/-Util".to_string(), "f".to_string())][0].1, 4);
     }
 
     #[test]
