@@ -212,8 +212,11 @@ impl<'a> Classes<'a> {
             };
             // A default-arguments stub is the class's that declares the defaults: its
             // dispatched call no longer knows the receiver's type the source wrote
-            // (an override's class).
-            if is_default_stub(method) && matches!(next.kind, InvokeKind::Virtual | InvokeKind::Interface) {
+            // (an override's class), unless nothing can override what it calls.
+            if is_default_stub(method)
+                && matches!(next.kind, InvokeKind::Virtual | InvokeKind::Interface)
+                && !self.is_final_method(&next.owner, &next.name, &next.descriptor)
+            {
                 return Resolved::Unplaced {
                     name: next.name.clone(),
                 };
@@ -225,6 +228,17 @@ impl<'a> Classes<'a> {
             );
         }
         Resolved::Outside
+    }
+
+    /// Whether the method a call names can have no override: it is final, or its
+    /// class is.
+    fn is_final_method(&self, owner: &str, name: &str, descriptor: &str) -> bool {
+        self.get(owner).is_some_and(|class| {
+            class.is_final
+                || self
+                    .declaring(owner, name, descriptor)
+                    .is_some_and(|(_, m, _)| m.flags.is_final)
+        })
     }
 
     /// Whether every supertype of `class` — superclasses and interfaces, transitively

@@ -21,6 +21,8 @@ pub struct ClassFile {
     pub interfaces: Vec<String>,
     pub is_interface: bool,
     pub synthetic: bool,
+    /// `ACC_FINAL`: no class extends it.
+    pub is_final: bool,
     pub methods: Vec<Method>,
     /// The SourceFile attribute javap prints before the header (`Compiled from
     /// "A.kt"`): a Kotlin class's file is found by it and its package.
@@ -49,6 +51,8 @@ pub struct Flags {
     pub is_static: bool,
     pub synthetic: bool,
     pub bridge: bool,
+    /// `ACC_FINAL`: no subclass overrides it.
+    pub is_final: bool,
 }
 
 /// An instruction the readings use.
@@ -195,6 +199,7 @@ impl Reader {
                 class.super_name = Some(name.to_string());
             } else if let Some(rest) = line.strip_prefix("  flags: ") {
                 class.synthetic = rest.contains("ACC_SYNTHETIC");
+                class.is_final = rest.contains("ACC_FINAL");
                 class.is_interface = rest.contains("ACC_INTERFACE");
             }
             return Ok(());
@@ -235,6 +240,7 @@ impl Reader {
                     is_static: flags.contains("ACC_STATIC"),
                     synthetic: flags.contains("ACC_SYNTHETIC"),
                     bridge: flags.contains("ACC_BRIDGE"),
+                    is_final: flags.contains("ACC_FINAL"),
                 };
             }
         } else if let Some(entry) = trimmed.strip_prefix("line ") {

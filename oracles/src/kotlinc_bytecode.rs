@@ -31,7 +31,7 @@ use crate::toolchain::Outcome;
 use crate::truth::{ColumnUnit, OracleStamp, Truth, TRUTH_SCHEMA};
 
 /// The adapter's version: bump it when what the reading says changes.
-pub const ADAPTER_VERSION: &str = "1";
+pub const ADAPTER_VERSION: &str = "2";
 
 const TOOL: &str = "kotlinc-bytecode";
 
@@ -416,6 +416,66 @@ public final class okio.-Util
         let d = tree.declarations(&classes);
         assert_eq!(d.classes["okio/-Util"].0, "jvm/okio/Util.kt");
         assert_eq!(d.methods[&("okio/-Util".to_string(), "f".to_string())][0].1, 4);
+    }
+
+    /// A class `a/NAME` with a method `h(I)V` (open or final), its stub and a caller.
+    fn dispatched(name: &str, final_flag: &str) -> String {
+        format!(
+            r#"Classfile /x/a/{name}.class
+  Compiled from "{name}.kt"
+public class a.{name}
+  this_class: #1                          // a/{name}
+  super_class: #2                         // java/lang/Object
+  flags: (0x0021) ACC_PUBLIC, ACC_SUPER
+{{
+  public {final_flag}void h(int);
+    descriptor: (I)V
+    flags: (0x0001) ACC_PUBLIC{final_flag_flag}
+    Code:
+         0: return
+      LineNumberTable:
+        line 4: 0
+
+  public static void h$default(a.{name}, int, int, java.lang.Object);
+    descriptor: (La/{name};IILjava/lang/Object;)V
+    flags: (0x1009) ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC
+    Code:
+         0: invokevirtual #9                  // Method h:(I)V
+         3: return
+      LineNumberTable:
+        line 4: 0
+
+  public final void main();
+    descriptor: ()V
+    flags: (0x0011) ACC_PUBLIC, ACC_FINAL
+    Code:
+         0: invokestatic  #14                 // Method h$default:(La/{name};IILjava/lang/Object;)V
+         3: return
+      LineNumberTable:
+        line 6: 0
+}}
+"#,
+            final_flag_flag = if final_flag.is_empty() { "" } else { ", ACC_FINAL" }
+        )
+    }
+
+    #[test]
+    fn a_dispatched_default_stub_is_judged_only_when_nothing_overrides_its_call() {
+        let source = "package a\n\nopen class C {\n    open fun h(x: Int = 1) {}\n\n    fun main() = h()\n}\n";
+        for (final_flag, expected) in [("", None), ("final ", Some(4))] {
+            let classes = read(&dispatched("C", final_flag)).unwrap();
+            let mut tree = KotlinTree::default();
+            tree.add("C.kt", &SourceFile::parse(source.to_string()).unwrap());
+            let d = tree.declarations(&classes);
+            let found = sites(&classes, &d, &|_, _, _| true);
+            let call = found.iter().find(|s| s.line == 6).unwrap();
+            assert_eq!(call.name, "h");
+            let line = match call.targets.as_slice() {
+                [crate::truth::TruthTarget::InTree { line, .. }] => Some(*line),
+                _ => None,
+            };
+            assert_eq!(line, expected, "{final_flag:?}: {call:?}");
+        }
     }
 
     #[test]
