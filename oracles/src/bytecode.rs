@@ -647,11 +647,10 @@ fn target(
             also_outside,
         } => {
             let params = parameters(descriptor).unwrap_or_default();
-            let unplaced = declarations.unplaced.contains(&(
-                class.clone(),
-                name.clone(),
-                descriptor.clone(),
-            ));
+            let unplaced =
+                declarations
+                    .unplaced
+                    .contains(&(class.clone(), name.clone(), descriptor.clone()));
             let line = match unplaced {
                 true => None,
                 false => declarations.method_line(class, name, &params),

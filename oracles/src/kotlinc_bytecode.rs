@@ -153,12 +153,15 @@ impl KotlinTree {
                 .filter(|m| method_line(placed, *count, &nesting, m, 0).is_some())
                 .count()
         };
-        let scored: Vec<(usize, &str)> = candidates
-            .iter()
-            .map(|f| (score(f), f.as_str()))
-            .collect();
+        let scored: Vec<(usize, &str)> =
+            candidates.iter().map(|f| (score(f), f.as_str())).collect();
         let best = scored.iter().map(|(n, _)| *n).max().filter(|n| *n > 0)?;
-        match scored.iter().filter(|(n, _)| *n == best).collect::<Vec<_>>().as_slice() {
+        match scored
+            .iter()
+            .filter(|(n, _)| *n == best)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
             [(_, file)] => Some(file),
             _ => None,
         }
@@ -267,7 +270,11 @@ fn abstract_declaration(
     let members: Vec<&Placed> = placed
         .iter()
         .filter(|p| p.kind == PlacedKind::Function && p.name == name)
-        .filter(|p| p.path.as_deref().is_some_and(|path| same_path(path, nesting)))
+        .filter(|p| {
+            p.path
+                .as_deref()
+                .is_some_and(|path| same_path(path, nesting))
+        })
         .collect();
     let only = |found: Vec<&Placed>| match found.as_slice() {
         [one] => Some(one.line),
@@ -275,7 +282,12 @@ fn abstract_declaration(
     };
     match members.len() {
         1 => only(members),
-        _ => only(members.into_iter().filter(|p| p.parameters == arity).collect()),
+        _ => only(
+            members
+                .into_iter()
+                .filter(|p| p.parameters == arity)
+                .collect(),
+        ),
     }
 }
 
@@ -316,7 +328,10 @@ fun total(shapes: List<Shape>): Double {
 
     fn tree() -> KotlinTree {
         let mut tree = KotlinTree::default();
-        tree.add("src/Shapes.kt", &SourceFile::parse(SOURCE.to_string()).unwrap());
+        tree.add(
+            "src/Shapes.kt",
+            &SourceFile::parse(SOURCE.to_string()).unwrap(),
+        );
         tree
     }
 
@@ -333,7 +348,11 @@ fun total(shapes: List<Shape>): Double {
         Method {
             name: name.into(),
             descriptor: descriptor.into(),
-            lines: lines.iter().enumerate().map(|(k, l)| (k as u32 * 4, *l)).collect(),
+            lines: lines
+                .iter()
+                .enumerate()
+                .map(|(k, l)| (k as u32 * 4, *l))
+                .collect(),
             ..Method::default()
         }
     }
@@ -350,7 +369,10 @@ fun total(shapes: List<Shape>): Double {
                     method("area", "()D", &[11]),
                 ],
             ),
-            class("a/b/Square$Companion", vec![method("unit", "()La/b/Square;", &[14])]),
+            class(
+                "a/b/Square$Companion",
+                vec![method("unit", "()La/b/Square;", &[14])],
+            ),
             // An inlined body's lines lie past the file's end.
             class(
                 "a/b/ShapesKt",
@@ -358,7 +380,8 @@ fun total(shapes: List<Shape>): Double {
             ),
         ];
         let d = tree().declarations(&classes);
-        let line = |owner: &str, name: &str| d.methods[&(owner.to_string(), name.to_string())].clone();
+        let line =
+            |owner: &str, name: &str| d.methods[&(owner.to_string(), name.to_string())].clone();
         assert_eq!(line("a/b/Shape", "area"), vec![(vec![], 4)]);
         assert_eq!(
             line("a/b/Square", "<init>"),
@@ -369,7 +392,10 @@ fun total(shapes: List<Shape>): Double {
         assert_eq!(line("a/b/ShapesKt", "total")[0].1, 18);
         assert_eq!(d.classes["a/b/Square"], ("src/Shapes.kt".to_string(), 7));
         assert_eq!(d.classes["a/b/Square$Companion"].1, 13);
-        assert_eq!(d.classes["a/b/ShapesKt"].1, 1, "a file facade is the file's");
+        assert_eq!(
+            d.classes["a/b/ShapesKt"].1, 1,
+            "a file facade is the file's"
+        );
     }
 
     #[test]
@@ -377,13 +403,18 @@ fun total(shapes: List<Shape>): Double {
         let source = "package a\n\ninterface P {\n    fun p(a: String)\n    fun p(b: Int)\n    fun q(a: Int, b: Int)\n}\n";
         let mut tree = KotlinTree::default();
         tree.add("P.kt", &SourceFile::parse(source.to_string()).unwrap());
-        let mut p = class("a/P", vec![
-            method("p", "(Ljava/lang/String;)V", &[]),
-            method("q", "(II)V", &[]),
-        ]);
+        let mut p = class(
+            "a/P",
+            vec![
+                method("p", "(Ljava/lang/String;)V", &[]),
+                method("q", "(II)V", &[]),
+            ],
+        );
         p.source_file = Some("P.kt".into());
         let d = tree.declarations(&[p]);
-        assert!(d.unplaced.contains(&("a/P".into(), "p".into(), "(Ljava/lang/String;)V".into())));
+        assert!(d
+            .unplaced
+            .contains(&("a/P".into(), "p".into(), "(Ljava/lang/String;)V".into())));
         assert_eq!(d.methods[&("a/P".to_string(), "q".to_string())][0].1, 6);
     }
 
@@ -411,11 +442,17 @@ public final class okio.-Util
         let mut tree = KotlinTree::default();
         let common = "package okio\n\nexpect fun f(): Int\n";
         let jvm = "@file:JvmName(\"-Util\")\npackage okio\n\nactual fun f(): Int = 1\n";
-        tree.add("common/okio/Util.kt", &SourceFile::parse(common.into()).unwrap());
+        tree.add(
+            "common/okio/Util.kt",
+            &SourceFile::parse(common.into()).unwrap(),
+        );
         tree.add("jvm/okio/Util.kt", &SourceFile::parse(jvm.into()).unwrap());
         let d = tree.declarations(&classes);
         assert_eq!(d.classes["okio/-Util"].0, "jvm/okio/Util.kt");
-        assert_eq!(d.methods[&("okio/-Util".to_string(), "f".to_string())][0].1, 4);
+        assert_eq!(
+            d.methods[&("okio/-Util".to_string(), "f".to_string())][0].1,
+            4
+        );
     }
 
     /// A class `a/NAME` with a method `h(I)V` (open or final), its stub and a caller.
@@ -455,7 +492,11 @@ public class a.{name}
         line 6: 0
 }}
 "#,
-            final_flag_flag = if final_flag.is_empty() { "" } else { ", ACC_FINAL" }
+            final_flag_flag = if final_flag.is_empty() {
+                ""
+            } else {
+                ", ACC_FINAL"
+            }
         )
     }
 
@@ -561,12 +602,16 @@ SourceFile: "F.kt"
             .iter()
             .filter(|s| s.implicit.is_none())
             .map(|s| match &s.targets[..] {
-                [crate::truth::TruthTarget::InTree { line, .. }] => (s.line, s.name.as_str(), *line),
+                [crate::truth::TruthTarget::InTree { line, .. }] => {
+                    (s.line, s.name.as_str(), *line)
+                }
                 other => panic!("{other:?}"),
             })
             .collect();
         // `f(1)` is `f`'s call, not the default value's `g()`; the lambda's body is read.
         assert_eq!(judged, vec![(7, "f", 3), (8, "g", 5)], "{found:?}");
-        assert!(found.iter().any(|s| s.line == 3 && s.implicit.as_deref() == Some("synthetic")));
+        assert!(found
+            .iter()
+            .any(|s| s.line == 3 && s.implicit.as_deref() == Some("synthetic")));
     }
 }
