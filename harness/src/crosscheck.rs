@@ -51,6 +51,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
         "tsc" => Some("scip-typescript"),
         "gnat" => Some("gnat-gimple"),
         "javac" => Some("javac-bytecode"),
+        "kotlinc" => Some("kotlinc-bytecode"),
         _ => None,
     }
 }

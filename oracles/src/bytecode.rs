@@ -52,6 +52,10 @@ pub struct Declarations {
     pub classes: HashMap<String, (String, u32)>,
     /// (internal owner, method name or `<init>`) → (parameter descriptors, line).
     pub methods: HashMap<(String, String), Overloads>,
+    /// (internal owner, name, descriptor) of methods the tree's declarations could not
+    /// place (the kotlinc reading's): a call of one is not judged, rather than given
+    /// another overload's line or the class's.
+    pub unplaced: std::collections::HashSet<(String, String, String)>,
 }
 
 impl Declarations {
@@ -120,6 +124,11 @@ enum Resolved {
     },
     /// A field read or written through a synthetic accessor: not a call.
     FieldAccess,
+    /// A call the class files do not bind for the source: a default-arguments stub's
+    /// dispatched call (judged by neither declaration: `no_declaration`).
+    Unplaced {
+        name: String,
+    },
     Outside,
 }
 
@@ -190,7 +199,7 @@ impl<'a> Classes<'a> {
                     false => Resolved::Outside,
                 };
             };
-            if !method.flags.synthetic || method.name.starts_with("lambda$") {
+            if !method.flags.synthetic || is_lambda_body(&method.name) {
                 return Resolved::InTree {
                     class: class.name.clone(),
                     name: method.name.clone(),
@@ -198,9 +207,20 @@ impl<'a> Classes<'a> {
                     also_outside: in_interface && !self.supers_in_tree(start),
                 };
             }
-            let Some(next) = stands_for(method) else {
+            let Some(next) = stands_for(&class.name, method) else {
                 return Resolved::FieldAccess;
             };
+            // A default-arguments stub is the class's that declares the defaults: its
+            // dispatched call no longer knows the receiver's type the source wrote
+            // (an override's class), unless nothing can override what it calls.
+            if is_default_stub(method)
+                && matches!(next.kind, InvokeKind::Virtual | InvokeKind::Interface)
+                && !self.is_final_method(&next.owner, &next.name, &next.descriptor)
+            {
+                return Resolved::Unplaced {
+                    name: next.name.clone(),
+                };
+            }
             (owner, name, descriptor) = (
                 next.owner.clone(),
                 next.name.clone(),
@@ -208,6 +228,17 @@ impl<'a> Classes<'a> {
             );
         }
         Resolved::Outside
+    }
+
+    /// Whether the method a call names can have no override: it is final, or its
+    /// class is.
+    fn is_final_method(&self, owner: &str, name: &str, descriptor: &str) -> bool {
+        self.get(owner).is_some_and(|class| {
+            class.is_final
+                || self
+                    .declaring(owner, name, descriptor)
+                    .is_some_and(|(_, m, _)| m.flags.is_final)
+        })
     }
 
     /// Whether every supertype of `class` — superclasses and interfaces, transitively
@@ -241,9 +272,44 @@ fn find<'c>(class: &'c ClassFile, name: &str, descriptor: &str) -> Option<&'c Me
 }
 
 /// The call a synthetic method's body makes (a bridge's target, an accessor's
-/// method), when it makes one.
-fn stands_for(method: &Method) -> Option<&Invoke> {
-    method.invokes().find(|i| i.kind != InvokeKind::Dynamic)
+/// method), when it makes one. Kotlin's default-arguments stub (`f$default`, a
+/// constructor ending in a `DefaultConstructorMarker`) first computes the omitted
+/// arguments, whose calls come before the one it stands for: it stands for its last
+/// call of `f` (of its own class's constructor).
+fn stands_for<'m>(class: &str, method: &'m Method) -> Option<&'m Invoke> {
+    if !is_default_stub(method) {
+        return method.invokes().find(|i| i.kind != InvokeKind::Dynamic);
+    }
+    if let Some(base) = method.name.strip_suffix("$default") {
+        return method.invokes().filter(|i| i.name == base).last();
+    }
+    method
+        .invokes()
+        .filter(|i| i.name == "<init>" && i.owner == class)
+        .last()
+}
+
+/// Kotlin's default-arguments stub: a synthetic `f$default`, or a synthetic
+/// constructor whose last parameter is a `DefaultConstructorMarker`.
+fn is_default_stub(method: &Method) -> bool {
+    method.flags.synthetic
+        && (method.name.ends_with("$default")
+            || (method.name == "<init>" && method.descriptor.contains(DEFAULT_MARKER)))
+}
+
+/// The last parameter of a Kotlin constructor's default-arguments stub.
+const DEFAULT_MARKER: &str = "Lkotlin/jvm/internal/DefaultConstructorMarker;)";
+
+/// A method the compiler made of a lambda's body, whose calls the source writes:
+/// javac's `lambda$m$0`, kotlinc's `m$lambda$0`.
+fn is_lambda_body(name: &str) -> bool {
+    name.starts_with("lambda$") || name.contains("$lambda$")
+}
+
+/// The name the source writes for a call of `name`: a Kotlin default-arguments
+/// stub's (`f$default`) is the function's.
+fn written_method_name(name: &str) -> &str {
+    name.strip_suffix("$default").unwrap_or(name)
 }
 
 /// The simple name of a class as the source writes it at a construction:
@@ -279,7 +345,7 @@ fn simple_name(internal: &str) -> &str {
 fn set_apart(class: &ClassFile, method: &Method) -> Option<&'static str> {
     if method.flags.bridge {
         Some("bridge")
-    } else if (method.flags.synthetic && !method.name.starts_with("lambda$")) || class.synthetic {
+    } else if (method.flags.synthetic && !is_lambda_body(&method.name)) || class.synthetic {
         Some("synthetic")
     } else {
         None
@@ -562,13 +628,14 @@ fn target(
     };
     Some(match resolved {
         Resolved::FieldAccess => return None,
+        Resolved::Unplaced { name } => (name.clone(), None),
         Resolved::Outside => {
             let symbol = match invoke.name.as_str() {
                 "<init>" => invoke.owner.replace('/', "."),
                 n => format!("{}.{n}", invoke.owner.replace('/', ".")),
             };
             (
-                invoke.name.clone(),
+                written_method_name(&invoke.name).to_string(),
                 Some(vec![TruthTarget::Outside { symbol }]),
             )
         }
@@ -580,7 +647,14 @@ fn target(
             also_outside,
         } => {
             let params = parameters(descriptor).unwrap_or_default();
-            let line = declarations.method_line(class, name, &params);
+            let unplaced =
+                declarations
+                    .unplaced
+                    .contains(&(class.clone(), name.clone(), descriptor.clone()));
+            let line = match unplaced {
+                true => None,
+                false => declarations.method_line(class, name, &params),
+            };
             let placed = match (line, declarations.classes.get(class)) {
                 (Some(line), Some((file, _))) => Some(TruthTarget::InTree {
                     file: file.clone(),
@@ -588,7 +662,9 @@ fn target(
                 }),
                 // A constructor or member the class does not write (a default
                 // constructor, an enum's `values`): the class stands for it.
-                (None, Some(_)) if !declares_any(declarations, class, name) => class_line(class),
+                (None, Some(_)) if !unplaced && !declares_any(declarations, class, name) => {
+                    class_line(class)
+                }
                 _ => None,
             };
             let outside = also_outside.then(|| TruthTarget::Outside {

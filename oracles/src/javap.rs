@@ -21,7 +21,12 @@ pub struct ClassFile {
     pub interfaces: Vec<String>,
     pub is_interface: bool,
     pub synthetic: bool,
+    /// `ACC_FINAL`: no class extends it.
+    pub is_final: bool,
     pub methods: Vec<Method>,
+    /// The SourceFile attribute javap prints before the header (`Compiled from
+    /// "A.kt"`): a Kotlin class's file is found by it and its package.
+    pub source_file: Option<String>,
 }
 
 /// One method of a class file.
@@ -46,6 +51,8 @@ pub struct Flags {
     pub is_static: bool,
     pub synthetic: bool,
     pub bridge: bool,
+    /// `ACC_FINAL`: no subclass overrides it.
+    pub is_final: bool,
 }
 
 /// An instruction the readings use.
@@ -168,6 +175,12 @@ impl Reader {
         let Some(class) = self.class.as_mut() else {
             return Ok(());
         };
+        if let Some(rest) = line.strip_prefix("  Compiled from \"") {
+            if self.expect_header {
+                class.source_file = rest.strip_suffix('"').map(str::to_string);
+                return Ok(());
+            }
+        }
         if self.expect_header && !line.starts_with(' ') && !line.is_empty() {
             self.expect_header = false;
             read_header(line, class);
@@ -177,13 +190,16 @@ impl Reader {
             if line == "{" {
                 self.in_members = true;
             } else if let Some(rest) = line.strip_prefix("  this_class: ") {
-                class.name = comment(rest).ok_or("no class name")?.to_string();
+                // javap quotes a name that is no Java identifier (Kotlin's
+                // `@file:JvmName("-Util")` facades): `// "okio/-Util"`.
+                class.name = unquote(comment(rest).ok_or("no class name")?).to_string();
                 self.dotted = class.name.replace('/', ".");
             } else if let Some(rest) = line.strip_prefix("  super_class: ") {
-                let name = comment(rest).ok_or("no superclass name")?;
+                let name = unquote(comment(rest).ok_or("no superclass name")?);
                 class.super_name = Some(name.to_string());
             } else if let Some(rest) = line.strip_prefix("  flags: ") {
                 class.synthetic = rest.contains("ACC_SYNTHETIC");
+                class.is_final = rest.contains("ACC_FINAL");
                 class.is_interface = rest.contains("ACC_INTERFACE");
             }
             return Ok(());
@@ -224,6 +240,7 @@ impl Reader {
                     is_static: flags.contains("ACC_STATIC"),
                     synthetic: flags.contains("ACC_SYNTHETIC"),
                     bridge: flags.contains("ACC_BRIDGE"),
+                    is_final: flags.contains("ACC_FINAL"),
                 };
             }
         } else if let Some(entry) = trimmed.strip_prefix("line ") {

@@ -200,7 +200,16 @@ impl SourceFile {
     /// class body (local declarations cannot be either).
     pub fn platform_declarations(&self) -> Vec<PlatformDeclaration> {
         let root = self.tree.root_node();
-        let package = named_children(root)
+        let package = self.package();
+        let mut out = Vec::new();
+        self.platform_members(root, &package, false, 0, &mut out);
+        out
+    }
+
+    /// The package the file's header names (`` for none), dotted.
+    pub fn package(&self) -> String {
+        let root = self.tree.root_node();
+        named_children(root)
             .find(|c| c.kind() == "package_header")
             .and_then(|h| named_children(h).find(|c| c.kind() == "qualified_identifier"))
             .map(|q| {
@@ -210,10 +219,7 @@ impl SourceFile {
                     .collect::<Vec<_>>()
                     .join(".")
             })
-            .unwrap_or_default();
-        let mut out = Vec::new();
-        self.platform_members(root, &package, false, 0, &mut out);
-        out
+            .unwrap_or_default()
     }
 
     /// The platform declarations among the members of `holder` (a file, a class body);
@@ -288,6 +294,119 @@ impl SourceFile {
 
     fn text_of(&self, node: Node<'_>) -> &str {
         &self.text[node.byte_range()]
+    }
+}
+
+/// What a declaration is, for placing a class file's method at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlacedKind {
+    Function,
+    /// A secondary constructor (`constructor(…)`).
+    Constructor,
+    /// A class, interface, object or companion (its primary constructor too).
+    Class,
+}
+
+/// A function, constructor or class of the file: where its name is written, the
+/// lines it spans, and where it sits among the file's classes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    pub kind: PlacedKind,
+    /// As the class file names it: a function's or class's name, `Companion` for an
+    /// unnamed companion, `<init>` for a secondary constructor.
+    pub name: String,
+    /// The line of the name token (`constructor` for a secondary constructor).
+    pub line: u32,
+    /// The first and last line the declaration spans.
+    pub first: u32,
+    pub last: u32,
+    /// Value parameters, an extension receiver counted as one.
+    pub parameters: usize,
+    /// The enclosing classes' names from the file's top level (empty for a
+    /// top-level declaration); `None` inside a function body or an object literal.
+    pub path: Option<Vec<String>>,
+}
+
+/// Node kinds whose body's members are not members of a class the file names.
+const LOCAL_SCOPES: &[&str] = &[
+    "function_declaration",
+    "secondary_constructor",
+    "object_literal",
+    "lambda_literal",
+    "anonymous_function",
+    "getter",
+    "setter",
+    "anonymous_initializer",
+    "property_declaration",
+];
+
+impl SourceFile {
+    /// Every function, secondary constructor and class of the file, local ones
+    /// included (their `path` is `None`), in tree order. Iterative: bounded by the
+    /// tree's size, not its depth.
+    pub fn placed_declarations(&self) -> Vec<Placed> {
+        let mut out = Vec::new();
+        let mut pending: Vec<(Node<'_>, Option<Vec<String>>)> =
+            vec![(self.tree.root_node(), Some(Vec::new()))];
+        while let Some((node, path)) = pending.pop() {
+            let placed = self.placed(node, &path);
+            let inner = match (&placed, &path) {
+                (Some(p), Some(outer)) if p.kind == PlacedKind::Class => {
+                    Some(outer.iter().cloned().chain([p.name.clone()]).collect())
+                }
+                _ if LOCAL_SCOPES.contains(&node.kind()) => None,
+                _ => path.clone(),
+            };
+            out.extend(placed);
+            let mut kids: Vec<Node<'_>> = named_children(node).collect();
+            kids.reverse();
+            pending.extend(kids.into_iter().map(|k| (k, inner.clone())));
+        }
+        out
+    }
+
+    /// `node` as a placed declaration, when it is one.
+    fn placed(&self, node: Node<'_>, path: &Option<Vec<String>>) -> Option<Placed> {
+        let kind = match node.kind() {
+            "function_declaration" => PlacedKind::Function,
+            "secondary_constructor" => PlacedKind::Constructor,
+            "class_declaration" | "object_declaration" | "companion_object" => PlacedKind::Class,
+            _ => return None,
+        };
+        let name_node = declaration_name_node(node)?;
+        let token = self.token(name_node);
+        let name = match (kind, node.kind()) {
+            (PlacedKind::Constructor, _) => "<init>".to_string(),
+            (_, "companion_object") if node.child_by_field_name("name").is_none() => {
+                "Companion".to_string()
+            }
+            _ => token.text.clone(),
+        };
+        let parameters = named_children(node)
+            .find(|c| c.kind() == "function_value_parameters")
+            .map_or(0, |p| {
+                named_children(p)
+                    .filter(|c| c.kind() == "parameter")
+                    .count()
+            });
+        let receiver = kind == PlacedKind::Function && {
+            let name_start = name_node.start_byte();
+            named_children(node).any(|c| c.end_byte() <= name_start && is_type_node(c.kind()))
+        };
+        Some(Placed {
+            kind,
+            name,
+            line: token.line,
+            first: node.start_position().row as u32 + 1,
+            last: node.end_position().row as u32 + 1,
+            parameters: parameters + usize::from(receiver),
+            path: path.clone(),
+        })
+    }
+
+    /// How many lines the text has (a line number past it is an inlined body's).
+    pub fn line_count(&self) -> u32 {
+        self.line_starts.len() as u32
     }
 }
 

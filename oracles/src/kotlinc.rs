@@ -60,7 +60,7 @@ const TOOL: &str = "kotlinc";
 const REGISTRAR: &str = "callgraph.calltruth.CallTruthRegistrar";
 
 /// The compiler's JVM heap (KotlinPoet's 39 files with the plugin).
-const HEAP: &str = "-J-Xmx3g";
+pub(crate) const HEAP: &str = "-J-Xmx3g";
 
 /// The kotlinc oracle.
 #[derive(Debug, Clone, Copy, Default)]
@@ -182,7 +182,7 @@ pub fn kotlinc() -> Result<Tool, Outcome> {
 }
 
 /// The compiler's home (`bin/..`), resolved.
-fn home_of(kotlinc: &Tool) -> Result<PathBuf, Outcome> {
+pub(crate) fn home_of(kotlinc: &Tool) -> Result<PathBuf, Outcome> {
     let bin = kotlinc
         .path
         .canonicalize()
@@ -205,7 +205,7 @@ pub fn pinned_version() -> Option<String> {
 
 /// The compiler's arguments after the plugin's: options, classpath and the files
 /// (relative to the root, which is the compiler's working directory).
-fn compile_args(
+pub(crate) fn compile_args(
     root: &Path,
     home: &Path,
     files: &[String],

@@ -20,6 +20,7 @@ pub mod jstrace;
 pub mod kotlin_ir;
 pub mod kotlin_source;
 pub mod kotlinc;
+pub mod kotlinc_bytecode;
 pub mod llvm_ir;
 pub mod llvm_truth;
 pub mod maven;

@@ -61,6 +61,7 @@ pub fn oracle_names() -> &'static [&'static str] {
         "javac-bytecode",
         "jstrace",
         "kotlinc",
+        "kotlinc-bytecode",
         "mcs",
         "pytrace",
         "rustc",
@@ -84,6 +85,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         // The class files through javap, javac's second reading (`harness crosscheck`).
         "javac-bytecode" => Some(Box::new(crate::javac_bytecode::JavacBytecode)),
         "kotlinc" => Some(Box::new(crate::kotlinc::Kotlinc)),
+        // The class files' reading, kotlinc's second reading (`harness crosscheck`).
+        "kotlinc-bytecode" => Some(Box::new(crate::kotlinc_bytecode::KotlincBytecode)),
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         "jstrace" => Some(Box::new(crate::jstrace::Jstrace)),
         // The tsc oracle's second reading (`harness crosscheck`).
