@@ -23,7 +23,9 @@ use crate::truth::{ColumnUnit, OracleStamp, Truth, TruthSite, TRUTH_SCHEMA};
 pub const HELPER: &str = include_str!("../scip/scip-calls.js");
 /// The reading's name (`harness crosscheck --second scip-typescript`).
 pub const NAME: &str = "scip-typescript";
-const ADAPTER_VERSION: &str = "1";
+/// 2: the reader gained its occurrences mode (the SCIP peers and the scip-python
+/// reading); its sites are those of version 1 (D76).
+const ADAPTER_VERSION: &str = "2";
 
 const SCIP_LOCK: Lock = Lock {
     name: "scip-typescript",
@@ -159,7 +161,7 @@ mod tests {
     use super::*;
 
     /// The sha256 of the helper this adapter version was written for.
-    const HELPER_SHA256: &str = "7a66405bb895d36d664fe8f738ccb36dac61d0ecddcc17f3a45607ef2b33985e";
+    const HELPER_SHA256: &str = "2fcdcaec91b7c8d03d8b2ba8b82c51562e186194bfc48ee8903c3f62a4de27d6";
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {
