@@ -137,6 +137,13 @@ pub struct Definition {
     pub span: Option<[u32; 2]>,
 }
 
+impl Definition {
+    /// A function, method or type, or a term or local with a body.
+    pub fn is_callable(&self) -> bool {
+        is_callable(self.kind, self.span)
+    }
+}
+
 /// What one call names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Callee {

@@ -70,23 +70,11 @@ impl Oracle for ScipTypescript {
             .canonicalize()
             .map_err(|e| failed(format!("cannot resolve the corpus: {e}")))?;
         let project = crate::toolchain::absolute_dir(NAME, options.work_dir)?;
-        let tsconfig = serde_json::json!({
-            "compilerOptions": serde_json::from_str::<serde_json::Value>(TSCONFIG_OPTIONS)
-                .expect("the options are JSON"),
-            "include": [format!("{}/**/*", root.display())],
-            "exclude": [format!("{}/**/node_modules", root.display())],
-        });
-        std::fs::write(project.join("tsconfig.json"), tsconfig.to_string())
-            .map_err(|e| failed(format!("cannot write the tsconfig: {e}")))?;
+        write_project(&project, &root)?;
         let index = project.join("index.scip");
         node.command(&project)
             .arg(modules.join("@sourcegraph/scip-typescript/dist/src/main.js"))
-            .arg("index")
-            .arg("--cwd")
-            .arg(&project)
-            .arg("--output")
-            .arg(&index)
-            .arg("--no-progress-bar")
+            .args(index_args(&project, &index))
             .timeout(options.timeout)
             .run()?;
         let helper = project.join("scip-calls.js");
@@ -113,7 +101,32 @@ impl Oracle for ScipTypescript {
     }
 }
 
-fn pinned_version() -> String {
+/// Writes into `project` the tsconfig.json that holds the tree (`root`, absolute)
+/// with the tsc oracle's defaults, so the indexer reads the program tsc reads.
+pub fn write_project(project: &Path, root: &Path) -> Result<(), Outcome> {
+    let tsconfig = serde_json::json!({
+        "compilerOptions": serde_json::from_str::<serde_json::Value>(TSCONFIG_OPTIONS)
+            .expect("the options are JSON"),
+        "include": [format!("{}/**/*", root.display())],
+        "exclude": [format!("{}/**/node_modules", root.display())],
+    });
+    std::fs::write(project.join("tsconfig.json"), tsconfig.to_string())
+        .map_err(|e| failed(format!("cannot write the tsconfig: {e}")))
+}
+
+/// The indexer's arguments (after its `dist/src/main.js`), run in `project`.
+pub fn index_args(project: &Path, index: &Path) -> Vec<std::ffi::OsString> {
+    vec![
+        "index".into(),
+        "--cwd".into(),
+        project.as_os_str().into(),
+        "--output".into(),
+        index.as_os_str().into(),
+        "--no-progress-bar".into(),
+    ]
+}
+
+pub fn pinned_version() -> String {
     let lock: serde_json::Value = serde_json::from_str(SCIP_LOCK.package_lock).unwrap_or_default();
     lock["packages"]["node_modules/@sourcegraph/scip-typescript"]["version"]
         .as_str()
