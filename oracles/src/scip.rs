@@ -192,6 +192,9 @@ struct Definitions {
     local: BTreeMap<(String, String), usize>,
     /// The packages the tree defines symbols of.
     packages: BTreeSet<String>,
+    /// A function's implementation where the index gives its definition at an
+    /// `@overload` stub ([`overload_implementations`]).
+    implementation: BTreeMap<String, usize>,
 }
 
 fn definitions(dump: &Dump) -> Definitions {
@@ -200,6 +203,7 @@ fn definitions(dump: &Dump) -> Definitions {
         global: BTreeMap::new(),
         local: BTreeMap::new(),
         packages: BTreeSet::new(),
+        implementation: BTreeMap::new(),
     };
     for doc in &dump.documents {
         for occ in doc.occurrences.iter().filter(|o| o.definition) {
@@ -236,7 +240,7 @@ fn definitions(dump: &Dump) -> Definitions {
 fn callee_of(symbol: &str, file: &str, d: &Definitions) -> Callee {
     let found = match SymbolKind::of(symbol) {
         SymbolKind::Local => d.local.get(&(file.to_string(), symbol.to_string())),
-        _ => d.global.get(symbol),
+        _ => d.implementation.get(symbol).or_else(|| d.global.get(symbol)),
     };
     match found {
         Some(&k) if is_callable(d.all[k].kind, d.all[k].span) => Callee::InTree(k),
@@ -282,36 +286,116 @@ fn called_name<'t>(node: &tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>
     }
 }
 
-/// The called name tokens of one file: (1-based line, 1-based byte column) → name.
-pub fn call_tokens(file: &str, source: &[u8]) -> Option<BTreeMap<(u32, u32), String>> {
+/// The declared name of a function declaration node and the lines the declaration
+/// spans (a Python function's decorators included, as the indexers' enclosing
+/// ranges are).
+fn declared_name<'t>(node: &tree_sitter::Node<'t>) -> Option<(tree_sitter::Node<'t>, [u32; 2])> {
+    if !matches!(
+        node.kind(),
+        "function_definition" | "function_declaration" | "method_definition"
+    ) {
+        return None;
+    }
+    let name = node.child_by_field_name("name")?;
+    let whole = match node.parent() {
+        Some(p) if p.kind() == "decorated_definition" => p,
+        _ => *node,
+    };
+    let span = [
+        whole.start_position().row as u32 + 1,
+        whole.end_position().row as u32 + 1,
+    ];
+    Some((name, span))
+}
+
+/// What the syntax tree of one file says at name tokens, by (1-based line, 1-based
+/// byte column).
+#[derive(Debug, Default)]
+pub struct FileSyntax {
+    /// The called name of each call → its text.
+    pub calls: BTreeMap<(u32, u32), String>,
+    /// The declared name of each function declaration → the lines it spans.
+    pub declared: BTreeMap<(u32, u32), [u32; 2]>,
+}
+
+fn position(node: &tree_sitter::Node<'_>) -> (u32, u32) {
+    let start = node.start_position();
+    (start.row as u32 + 1, start.column as u32 + 1)
+}
+
+/// The called and declared name tokens of one file.
+pub fn file_syntax(file: &str, source: &[u8]) -> Option<FileSyntax> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&grammar(file)?).ok()?;
     let tree = parser.parse(source, None)?;
-    let mut tokens = BTreeMap::new();
+    let mut syntax = FileSyntax::default();
     let mut cursor = tree.walk();
     // An iterative walk: depth is bounded by the tree, not by the call stack.
     loop {
         let node = cursor.node();
         if let Some(name) = called_name(&node) {
-            let start = name.start_position();
             if let Ok(text) = name.utf8_text(source) {
-                tokens.insert(
-                    (start.row as u32 + 1, start.column as u32 + 1),
-                    text.to_string(),
-                );
+                syntax.calls.insert(position(&name), text.to_string());
             }
+        }
+        if let Some((name, span)) = declared_name(&node) {
+            syntax.declared.insert(position(&name), span);
         }
         if cursor.goto_first_child() || cursor.goto_next_sibling() {
             continue;
         }
         loop {
             if !cursor.goto_parent() {
-                return Some(tokens);
+                return Some(syntax);
             }
             if cursor.goto_next_sibling() {
                 break;
             }
         }
+    }
+}
+
+/// scip-python writes every `@overload` stub and the implementation of a function
+/// under one symbol, the first stub's name as its definition and every later
+/// declaration's name as a reference (research J16). The declaration the name is
+/// bound to at run time is the last one the file writes: a reference occurrence at
+/// a declared name of the syntax tree, latest line, is the symbol's implementation,
+/// a definition with the declaration's span (so its body's calls have it as caller).
+fn overload_implementations(dump: &Dump, syntax: &[Option<FileSyntax>], d: &mut Definitions) {
+    let mut latest: BTreeMap<&str, Definition> = BTreeMap::new();
+    for (doc, syntax) in dump.documents.iter().zip(syntax) {
+        let Some(syntax) = syntax else { continue };
+        for occ in doc.occurrences.iter().filter(|o| !o.definition) {
+            let Some(span) = syntax.declared.get(&(occ.line, occ.column)) else {
+                continue;
+            };
+            let kind = SymbolKind::of(&occ.symbol);
+            let declared_elsewhere = d.global.get(&occ.symbol).is_some_and(|&k| {
+                let first = &d.all[k];
+                first.file == doc.file && first.line < occ.line
+            });
+            if !matches!(kind, SymbolKind::Function | SymbolKind::Method) || !declared_elsewhere {
+                continue;
+            }
+            let later = latest.get(occ.symbol.as_str()).is_none_or(|l| l.line < occ.line);
+            if later {
+                latest.insert(
+                    &occ.symbol,
+                    Definition {
+                        symbol: occ.symbol.clone(),
+                        kind,
+                        file: doc.file.clone(),
+                        line: occ.line,
+                        column: occ.column,
+                        span: Some(*span),
+                    },
+                );
+            }
+        }
+    }
+    for (symbol, definition) in latest {
+        d.implementation.insert(symbol.to_string(), d.all.len());
+        d.all.push(definition);
     }
 }
 
@@ -343,13 +427,20 @@ fn innermost_callers(spans: &[(usize, [u32; 2])], lines: &[u32]) -> Vec<Option<u
 /// The calls of the index: every reference occurrence at a call's name token of
 /// the file's syntax tree (`root` holds the files the documents name).
 pub fn calls_of(dump: &Dump, root: &Path) -> ScipCalls {
-    let d = definitions(dump);
+    let syntax: Vec<Option<FileSyntax>> = dump
+        .documents
+        .iter()
+        .map(|doc| {
+            std::fs::read(root.join(&doc.file))
+                .ok()
+                .and_then(|source| file_syntax(&doc.file, &source))
+        })
+        .collect();
+    let mut d = definitions(dump);
+    overload_implementations(dump, &syntax, &mut d);
     let mut calls = Vec::new();
-    for doc in &dump.documents {
-        let Some(tokens) = std::fs::read(root.join(&doc.file))
-            .ok()
-            .and_then(|source| call_tokens(&doc.file, &source))
-        else {
+    for (doc, syntax) in dump.documents.iter().zip(&syntax) {
+        let Some(tokens) = syntax.as_ref().map(|s| &s.calls) else {
             continue;
         };
         let mut found: Vec<ScipCall> = Vec::new();
@@ -549,11 +640,57 @@ mod tests {
 
     #[test]
     fn decorators_constructions_and_members_are_call_tokens() {
-        let tokens = call_tokens("a.py", b"@d\n@a.e\ndef f(): g.h(1)\n").unwrap();
+        let tokens = file_syntax("a.py", b"@d\n@a.e\ndef f(): g.h(1)\n").unwrap().calls;
         let names: Vec<&str> = tokens.values().map(String::as_str).collect();
         assert_eq!(names, ["d", "e", "h"]);
-        let tokens = call_tokens("a.ts", b"new X(); a.b(); f<T>(); new ns.Y();\n").unwrap();
+        let tokens = file_syntax("a.ts", b"new X(); a.b(); f<T>(); new ns.Y();\n")
+            .unwrap()
+            .calls;
         let seen: Vec<(u32, &str)> = tokens.iter().map(|((_, c), n)| (*c, n.as_str())).collect();
         assert_eq!(seen, [(5, "X"), (12, "b"), (17, "f"), (32, "Y")]);
+    }
+
+    #[test]
+    fn an_overloaded_function_is_answered_at_its_implementation() {
+        let source = "@overload\ndef f(a: int) -> int: ...\n@overload\ndef f(a: str) -> str: ...\ndef f(a):\n    return g(a)\n\nf(1)\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("m.py"), source).unwrap();
+        let occ = |line, column, symbol: &str, definition, enclosing| Occurrence {
+            line,
+            column,
+            symbol: format!("scip-python python t 0 {symbol}"),
+            definition,
+            enclosing,
+        };
+        // As scip-python writes it: the first stub defines `f`, the later
+        // declarations' names are references to it.
+        let dump = Dump {
+            tool: String::new(),
+            documents: vec![Document {
+                file: "m.py".into(),
+                occurrences: vec![
+                    occ(2, 5, "m/f().", true, Some([1, 2])),
+                    occ(4, 5, "m/f().", false, None),
+                    occ(5, 5, "m/f().", false, None),
+                    occ(6, 12, "m/g().", false, None),
+                    occ(8, 1, "m/f().", false, None),
+                ],
+            }],
+        };
+        let calls = calls_of(&dump, dir.path());
+        let seen: Vec<(u32, Option<u32>, Option<u32>)> = calls
+            .calls
+            .iter()
+            .map(|c| {
+                let target = match c.callee {
+                    Callee::InTree(k) => Some(calls.definitions[k].line),
+                    _ => None,
+                };
+                (c.line, c.caller.map(|k| calls.definitions[k].line), target)
+            })
+            .collect();
+        // The declarations are no calls; the body's call has the implementation as
+        // caller; the call of `f` lands on the implementation, not the first stub.
+        assert_eq!(seen, [(6, Some(5), None), (8, None, Some(5))]);
     }
 }
