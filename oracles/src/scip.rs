@@ -468,7 +468,8 @@ pub fn calls_of(dump: &Dump, root: &Path) -> ScipCalls {
             .iter()
             .enumerate()
             .filter(|(_, def)| def.file == doc.file && is_callable(def.kind, def.span))
-            .filter_map(|(k, def)| def.span.map(|s| (k, s)))
+            // From the name's line: a decorator above it runs in the enclosing scope.
+            .filter_map(|(k, def)| def.span.map(|[first, last]| (k, [def.line.max(first), last])))
             .collect();
         let lines: Vec<u32> = found.iter().map(|c| c.line).collect();
         for (call, caller) in found.iter_mut().zip(innermost_callers(&spans, &lines)) {
@@ -669,6 +670,13 @@ mod tests {
             documents: vec![Document {
                 file: "m.py".into(),
                 occurrences: vec![
+                    Occurrence {
+                        line: 1,
+                        column: 2,
+                        symbol: "scip-python python python-stdlib 3.11 typing/overload().".into(),
+                        definition: false,
+                        enclosing: None,
+                    },
                     occ(2, 5, "m/f().", true, Some([1, 2])),
                     occ(4, 5, "m/f().", false, None),
                     occ(5, 5, "m/f().", false, None),
@@ -689,8 +697,9 @@ mod tests {
                 (c.line, c.caller.map(|k| calls.definitions[k].line), target)
             })
             .collect();
-        // The declarations are no calls; the body's call has the implementation as
+        // A decorator runs in the enclosing scope (the stub's range holds it); the
+        // declarations are no calls; the body's call has the implementation as
         // caller; the call of `f` lands on the implementation, not the first stub.
-        assert_eq!(seen, [(6, Some(5), None), (8, None, Some(5))]);
+        assert_eq!(seen, [(1, None, None), (6, Some(5), None), (8, None, Some(5))]);
     }
 }

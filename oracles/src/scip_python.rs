@@ -24,8 +24,9 @@ use crate::truth::{ColumnUnit, OracleStamp, Position, Truth, TruthSite, TruthTar
 
 /// The reading's name (`harness crosscheck --second scip-python`).
 pub const NAME: &str = "scip-python";
-/// 2: an `@overload`ed function answered at its implementation (D77).
-const ADAPTER_VERSION: &str = "2";
+/// 2: an `@overload`ed function answered at its implementation; 3: a decorator's
+/// caller is the enclosing scope (D76).
+const ADAPTER_VERSION: &str = "3";
 
 /// The SCIP peers' lock: scip-python and scip-typescript (whose protobuf classes the
 /// reader uses).
