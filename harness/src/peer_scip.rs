@@ -23,7 +23,9 @@ use oracles::toolchain::{Outcome, Tool};
 use crate::peer_codegraph::{ensure_installed, Lock};
 use crate::peers::RunStats;
 use crate::pipeline::CorpusSetup;
-use crate::report::{Call, EngineStamp, Entity, OutsideRef, Report, Resolution, Target, REPORT_SCHEMA};
+use crate::report::{
+    Call, EngineStamp, Entity, OutsideRef, Report, Resolution, Target, REPORT_SCHEMA,
+};
 
 /// scip-python in corpora.json's `peers`.
 pub const SCIP_PYTHON: &str = "scip-python";
@@ -85,7 +87,10 @@ pub fn run_scip_python(
 
 /// scip-typescript on the tree, through a tsconfig.json of the tsc oracle's
 /// defaults in a scratch project (oracles/src/scip_typescript.rs).
-pub fn run_scip_typescript(root: &Path, setup: &CorpusSetup) -> Result<(Report, RunStats), Outcome> {
+pub fn run_scip_typescript(
+    root: &Path,
+    setup: &CorpusSetup,
+) -> Result<(Report, RunStats), Outcome> {
     let modules = modules(setup)?;
     let node = Tool::locate("node")?;
     let root = root
@@ -104,9 +109,13 @@ pub fn run_scip_typescript(root: &Path, setup: &CorpusSetup) -> Result<(Report, 
         .into()];
     args.extend(oracles::scip_typescript::index_args(&project, &index));
     let env = [("HOME", project.clone().into_os_string())];
-    let stats = crate::peers::timed_run_env(SCIP_TYPESCRIPT, &node.path, &args, &project, &env, setup)?;
+    let stats =
+        crate::peers::timed_run_env(SCIP_TYPESCRIPT, &node.path, &args, &project, &env, setup)?;
     let calls = read_calls(&node, &modules, &root, &project, &index, &project, setup)?;
-    Ok((scip_report(&calls, SCIP_TYPESCRIPT, SCIP_TYPESCRIPT_VERSION), stats))
+    Ok((
+        scip_report(&calls, SCIP_TYPESCRIPT, SCIP_TYPESCRIPT_VERSION),
+        stats,
+    ))
 }
 
 /// The calls of an index the indexer wrote (none written: the tool's failure).
@@ -261,7 +270,10 @@ mod tests {
             .iter()
             .map(|e| (e.qualified_name.as_str(), e.kind.as_str(), e.line))
             .collect();
-        assert_eq!(entities, [("p/m/C#", "class", 1), ("p/m/f().", "function", 5)]);
+        assert_eq!(
+            entities,
+            [("p/m/C#", "class", 1), ("p/m/f().", "function", 5)]
+        );
         let seen: Vec<(u32, Resolution, Option<u64>, Option<u32>)> = report
             .calls
             .iter()
@@ -277,7 +289,10 @@ mod tests {
             ]
         );
         assert!(report.calls.iter().all(|c| c.site && c.column == Some(5)));
-        assert_eq!(report.calls[0].placed_by.as_deref(), Some("scip-python:class"));
+        assert_eq!(
+            report.calls[0].placed_by.as_deref(),
+            Some("scip-python:class")
+        );
         assert_eq!(report.calls[0].target.as_ref().unwrap().entity, Some(1));
     }
 

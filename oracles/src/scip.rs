@@ -240,7 +240,10 @@ fn definitions(dump: &Dump) -> Definitions {
 fn callee_of(symbol: &str, file: &str, d: &Definitions) -> Callee {
     let found = match SymbolKind::of(symbol) {
         SymbolKind::Local => d.local.get(&(file.to_string(), symbol.to_string())),
-        _ => d.implementation.get(symbol).or_else(|| d.global.get(symbol)),
+        _ => d
+            .implementation
+            .get(symbol)
+            .or_else(|| d.global.get(symbol)),
     };
     match found {
         Some(&k) if is_callable(d.all[k].kind, d.all[k].span) => Callee::InTree(k),
@@ -377,7 +380,9 @@ fn overload_implementations(dump: &Dump, syntax: &[Option<FileSyntax>], d: &mut 
             if !matches!(kind, SymbolKind::Function | SymbolKind::Method) || !declared_elsewhere {
                 continue;
             }
-            let later = latest.get(occ.symbol.as_str()).is_none_or(|l| l.line < occ.line);
+            let later = latest
+                .get(occ.symbol.as_str())
+                .is_none_or(|l| l.line < occ.line);
             if later {
                 latest.insert(
                     &occ.symbol,
@@ -469,7 +474,10 @@ pub fn calls_of(dump: &Dump, root: &Path) -> ScipCalls {
             .enumerate()
             .filter(|(_, def)| def.file == doc.file && is_callable(def.kind, def.span))
             // From the name's line: a decorator above it runs in the enclosing scope.
-            .filter_map(|(k, def)| def.span.map(|[first, last]| (k, [def.line.max(first), last])))
+            .filter_map(|(k, def)| {
+                def.span
+                    .map(|[first, last]| (k, [def.line.max(first), last]))
+            })
             .collect();
         let lines: Vec<u32> = found.iter().map(|c| c.line).collect();
         for (call, caller) in found.iter_mut().zip(innermost_callers(&spans, &lines)) {
@@ -520,8 +528,12 @@ pub fn read_index(
         .timeout(timeout)
         .run()?;
     let bytes = std::fs::read(&out).map_err(|e| failed(finished.wrote_no(&out, &e)))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| failed(format!("unreadable occurrences: {}", crate::describe_json_error(&e))))
+    serde_json::from_slice(&bytes).map_err(|e| {
+        failed(format!(
+            "unreadable occurrences: {}",
+            crate::describe_json_error(&e)
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -573,7 +585,10 @@ mod tests {
     fn symbols_are_kinded_by_their_last_descriptor() {
         assert_eq!(SymbolKind::of("s p t 0 m/C#run()."), SymbolKind::Method);
         assert_eq!(SymbolKind::of("s p t 0 m/f()."), SymbolKind::Function);
-        assert_eq!(SymbolKind::of("s p t 0 m/f().inner()."), SymbolKind::Function);
+        assert_eq!(
+            SymbolKind::of("s p t 0 m/f().inner()."),
+            SymbolKind::Function
+        );
         assert_eq!(SymbolKind::of("s p t 0 m/C#"), SymbolKind::Type);
         assert_eq!(SymbolKind::of("s p t 0 m/C#x."), SymbolKind::Term);
         assert_eq!(SymbolKind::of("s p t 0 m/f().(a)"), SymbolKind::Parameter);
@@ -607,7 +622,13 @@ mod tests {
             seen,
             [
                 // `self.x` (line 3) and `v` as an argument are references, no calls.
-                (3, 16, "helper", Some("p/m/C#run()."), "in_tree 5".to_string()),
+                (
+                    3,
+                    16,
+                    "helper",
+                    Some("p/m/C#run()."),
+                    "in_tree 5".to_string()
+                ),
                 (6, 5, "print", Some("p/m/helper()."), "outside".to_string()),
                 // An attribute of the tree's package nothing defines.
                 (7, 7, "x", Some("p/m/helper()."), "unresolved".to_string()),
@@ -621,7 +642,9 @@ mod tests {
     #[test]
     fn a_symbol_of_the_trees_package_without_a_definition_is_unresolved() {
         let mut dump = dump();
-        dump.documents[0].occurrences.retain(|o| !o.symbol.ends_with("helper()."));
+        dump.documents[0]
+            .occurrences
+            .retain(|o| !o.symbol.ends_with("helper()."));
         let d = definitions(&dump);
         assert_eq!(
             callee_of("scip-python python t 0 p/m/helper().", "p/m.py", &d),
@@ -641,7 +664,9 @@ mod tests {
 
     #[test]
     fn decorators_constructions_and_members_are_call_tokens() {
-        let tokens = file_syntax("a.py", b"@d\n@a.e\ndef f(): g.h(1)\n").unwrap().calls;
+        let tokens = file_syntax("a.py", b"@d\n@a.e\ndef f(): g.h(1)\n")
+            .unwrap()
+            .calls;
         let names: Vec<&str> = tokens.values().map(String::as_str).collect();
         assert_eq!(names, ["d", "e", "h"]);
         let tokens = file_syntax("a.ts", b"new X(); a.b(); f<T>(); new ns.Y();\n")
@@ -700,6 +725,9 @@ mod tests {
         // A decorator runs in the enclosing scope (the stub's range holds it); the
         // declarations are no calls; the body's call has the implementation as
         // caller; the call of `f` lands on the implementation, not the first stub.
-        assert_eq!(seen, [(1, None, None), (6, Some(5), None), (8, None, Some(5))]);
+        assert_eq!(
+            seen,
+            [(1, None, None), (6, Some(5), None), (8, None, Some(5))]
+        );
     }
 }

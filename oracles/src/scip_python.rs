@@ -20,7 +20,9 @@ use crate::jstrace::{ensure_installed, Lock};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::scip::{Callee, ScipCalls};
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{ColumnUnit, OracleStamp, Position, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA};
+use crate::truth::{
+    ColumnUnit, OracleStamp, Position, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA,
+};
 
 /// The reading's name (`harness crosscheck --second scip-python`).
 pub const NAME: &str = "scip-python";
@@ -56,9 +58,9 @@ impl Oracle for ScipPython {
 
     fn run(&self, corpus_dir: &Path, options: &OracleOptions<'_>) -> Result<Truth, Outcome> {
         let node = Tool::locate("node")?;
-        let modules = ensure_installed(options, &SCIP_PEERS_LOCK)?.canonicalize().map_err(
-            |e| failed(format!("cannot resolve the install: {e}")),
-        )?;
+        let modules = ensure_installed(options, &SCIP_PEERS_LOCK)?
+            .canonicalize()
+            .map_err(|e| failed(format!("cannot resolve the install: {e}")))?;
         let work = crate::toolchain::absolute_dir(NAME, options.work_dir)?;
         let tree = work.join("tree");
         crate::rustc::copy_tree(corpus_dir, &tree)
@@ -70,8 +72,15 @@ impl Oracle for ScipPython {
             .args(index_args(options.corpus_id, &index))
             .timeout(options.timeout)
             .run()?;
-        let dump =
-            crate::scip::read_index(&node, &modules, &tree, &tree, &index, &work, options.timeout)?;
+        let dump = crate::scip::read_index(
+            &node,
+            &modules,
+            &tree,
+            &tree,
+            &index,
+            &work,
+            options.timeout,
+        )?;
         let calls = crate::scip::calls_of(&dump, &tree);
         truth_of(&calls, options.corpus_id)
     }
@@ -262,6 +271,9 @@ mod tests {
                 line: 1
             }]
         );
-        assert_eq!(truth.sites[1].unjudged.as_deref(), Some("scip_undetermined"));
+        assert_eq!(
+            truth.sites[1].unjudged.as_deref(),
+            Some("scip_undetermined")
+        );
     }
 }
