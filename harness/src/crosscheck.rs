@@ -572,7 +572,9 @@ mod tests {
 
     #[test]
     fn every_named_second_reading_is_an_adapter() {
-        for oracle in ["rustc", "gotypes", "clang", "tsc", "gnat", "javac", "pytrace"] {
+        for oracle in [
+            "rustc", "gotypes", "clang", "tsc", "gnat", "javac", "pytrace",
+        ] {
             let second = second_reading(oracle).unwrap();
             assert!(oracles::oracle_named(second).is_some(), "{second}");
         }
