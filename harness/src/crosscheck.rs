@@ -1,6 +1,7 @@
 //! `harness crosscheck --corpus ID`: a corpus's truth against an independent second
 //! reading of the same build — rustc's THIR (`rustc`) against the LLVM IR of the same
-//! crate (`rustc-ir`). Prints the agreement rate over the sites both readings judge
+//! crate (`rustc-ir`), the Python trace (`pytrace`) against pyright's index
+//! (`scip-python`). Prints the agreement rate over the sites both readings judge
 //! and every disagreement, so each is read and explained rather than averaged.
 //!
 //! Sites are matched by (file, line, name, column); two judged sites agree when they
@@ -52,6 +53,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
         "gnat" => Some("gnat-gimple"),
         "javac" => Some("javac-bytecode"),
         "kotlinc" => Some("kotlinc-bytecode"),
+        "pytrace" => Some("scip-python"),
         _ => None,
     }
 }
@@ -567,6 +569,17 @@ mod tests {
         let c = compare(&a, &b);
         assert_eq!((c.both, c.agree), (1, 0));
         assert_eq!(c.first_only.get("absent"), Some(&1));
+    }
+
+    #[test]
+    fn every_named_second_reading_is_an_adapter() {
+        for oracle in [
+            "rustc", "gotypes", "clang", "tsc", "gnat", "javac", "kotlinc", "pytrace",
+        ] {
+            let second = second_reading(oracle).unwrap();
+            assert!(oracles::oracle_named(second).is_some(), "{second}");
+        }
+        assert_eq!(second_reading("pytrace"), Some("scip-python"));
     }
 
     #[test]

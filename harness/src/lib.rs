@@ -32,6 +32,7 @@ pub mod pairing;
 pub mod peer_code2flow;
 pub mod peer_codegraph;
 pub mod peer_names;
+pub mod peer_scip;
 pub mod peer_tokens;
 pub mod peers;
 pub mod pipeline;

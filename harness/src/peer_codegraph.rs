@@ -119,7 +119,10 @@ pub(crate) fn ensure_installed(
 }
 
 /// A scratch copy of the analysed tree (both tools write their database into it).
-fn scratch_tree(tool: &str, root: &Path) -> Result<(tempfile::TempDir, PathBuf), Outcome> {
+pub(crate) fn scratch_tree(
+    tool: &str,
+    root: &Path,
+) -> Result<(tempfile::TempDir, PathBuf), Outcome> {
     let scratch = tempfile::tempdir().map_err(|e| failed(tool, format!("no temp dir: {e}")))?;
     let tree = scratch.path().join("tree");
     oracles::rustc::copy_tree(root, &tree)

@@ -22,6 +22,7 @@ use crate::engine::Analyzer;
 use crate::model::{Measurements, NameVersion, Row};
 use crate::peer_code2flow::CODE2FLOW;
 use crate::peer_codegraph::{COLBY, OPTAVE};
+use crate::peer_scip::{SCIP_PYTHON, SCIP_TYPESCRIPT};
 use crate::pipeline::{CorpusSetup, Prepared};
 use crate::report::{Call, EngineStamp, Entity, Report, Resolution, Target, REPORT_SCHEMA};
 
@@ -36,7 +37,14 @@ pub const PYAN3_VERSION: &str = "2.9.0";
 pub fn is_opt_in(name: &str) -> bool {
     matches!(
         name,
-        PYAN3 | JARVIS | JARVIS_PRECISION | CODE2FLOW | COLBY | OPTAVE
+        PYAN3
+            | JARVIS
+            | JARVIS_PRECISION
+            | CODE2FLOW
+            | COLBY
+            | OPTAVE
+            | SCIP_PYTHON
+            | SCIP_TYPESCRIPT
     )
 }
 
@@ -173,6 +181,13 @@ pub fn measure_peer(
         }
         OPTAVE if crate::peer_codegraph::optave_reads(&corpus.language) => {
             crate::peer_codegraph::run_optave(&prepared.root, &corpus.language, setup)?
+        }
+        SCIP_PYTHON if crate::peer_scip::scip_reads(SCIP_PYTHON, &corpus.language) => {
+            let python_path = oracles::scip_python::python_path(&corpus.oracle.options);
+            crate::peer_scip::run_scip_python(&prepared.root, &python_path, setup)?
+        }
+        SCIP_TYPESCRIPT if crate::peer_scip::scip_reads(SCIP_TYPESCRIPT, &corpus.language) => {
+            crate::peer_scip::run_scip_typescript(&prepared.root, setup)?
         }
         CODE2FLOW if matches!(corpus.language.as_str(), "python" | "javascript") => {
             let venv = python_peers(setup)?;

@@ -4,6 +4,14 @@
 // the symbol of the occurrence at the call's name token and that symbol's definition.
 //
 //   node scip-calls.js --modules SCIP_NODE_MODULES --root ROOT --project DIR --index index.scip --out OUT.json
+//   node scip-calls.js ... --out OUT.json --occurrences 1
+//
+// With `--occurrences 1` it writes, instead of sites, every occurrence of the tree's
+// documents (any indexer's index: scip-typescript's or scip-python's), for the peer
+// converters and the scip-python reading, which find the calls among them from the
+// syntax tree (oracles/src/scip.rs): 1-based line and byte column of the occurrence's
+// start, its symbol, whether it is a definition, and a definition's enclosing range
+// (first and last line).
 //
 // - Sites are the tsc oracle's (oracles/tsc/README.md): `f()`, `a.b()`, `a?.b()`,
 //   `a["b"]()` (the quote), `new X()` / `new ns.X()` (X), `super()`, a tagged template's
@@ -22,11 +30,14 @@ function parseArgs(argv) {
   const o = {};
   for (let i = 0; i < argv.length; i += 2) o[argv[i].replace(/^--/, '')] = argv[i + 1];
   for (const k of ['modules', 'root', 'project', 'index', 'out']) if (!o[k]) throw new Error('missing --' + k);
+  o.occurrences = o.occurrences === '1';
   return o;
 }
 const opts = parseArgs(process.argv.slice(2));
 const modules = path.resolve(opts.modules);
-const ts = require(path.join(modules, 'typescript'));
+// The sites mode parses with the typescript scip-typescript runs on; the occurrences
+// mode needs no parser.
+const ts = opts.occurrences ? null : require(path.join(modules, 'typescript'));
 const { scip } = require(path.join(modules, '@sourcegraph/scip-typescript/dist/src/scip.js'));
 const root = fs.realpathSync(opts.root);
 const project = fs.realpathSync(opts.project);
@@ -60,6 +71,48 @@ for (const doc of index.documents) {
     }
   }
   documents.push({ rel, byStart, locals });
+}
+
+// The byte column (1-based) of a UTF-16 character offset on one line.
+function byteColumn(lineText, character) {
+  return Buffer.byteLength(lineText.slice(0, character), 'utf8') + 1;
+}
+
+// Every occurrence of the tree's documents, in byte columns.
+function occurrencesOfTree() {
+  const out = [];
+  for (const doc of index.documents) {
+    const rel = inTree(doc.relative_path);
+    if (rel === null) continue;
+    const lines = fs.readFileSync(path.join(root, rel), 'utf8').split('\n');
+    const occurrences = [];
+    for (const occ of doc.occurrences) {
+      const range = occ.range;
+      const o = {
+        line: range[0] + 1,
+        column: byteColumn(lines[range[0]] || '', range[1]),
+        symbol: occ.symbol,
+        definition: (occ.symbol_roles & DEFINITION) !== 0,
+      };
+      const enclosing = occ.enclosing_range;
+      if (enclosing && enclosing.length >= 3) {
+        o.enclosing = [enclosing[0] + 1, (enclosing.length === 3 ? enclosing[0] : enclosing[2]) + 1];
+      }
+      occurrences.push(o);
+    }
+    out.push({ file: rel, occurrences });
+  }
+  out.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  return out;
+}
+
+if (opts.occurrences) {
+  const tool = index.metadata && index.metadata.tool_info ? index.metadata.tool_info : null;
+  fs.writeFileSync(opts.out, JSON.stringify({
+    tool: tool ? tool.name + ' ' + tool.version : '',
+    documents: occurrencesOfTree(),
+  }));
+  process.exit(0);
 }
 
 // The name token of a call, as the tsc oracle's table gives it, or null.

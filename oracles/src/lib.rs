@@ -38,6 +38,8 @@ pub mod rust_types;
 pub mod rustc;
 pub mod rustc_dump;
 pub mod rustc_thir;
+pub mod scip;
+pub mod scip_python;
 pub mod scip_typescript;
 pub mod thir;
 pub mod thir_truth;

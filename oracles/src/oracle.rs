@@ -66,6 +66,7 @@ pub fn oracle_names() -> &'static [&'static str] {
         "pytrace",
         "rustc",
         "rustc-ir",
+        "scip-python",
         "scip-typescript",
         "tsc",
     ]
@@ -90,6 +91,7 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "pytrace" => Some(Box::new(crate::pytrace::Pytrace)),
         "jstrace" => Some(Box::new(crate::jstrace::Jstrace)),
         // The tsc oracle's second reading (`harness crosscheck`).
+        "scip-python" => Some(Box::new(crate::scip_python::ScipPython)),
         "scip-typescript" => Some(Box::new(crate::scip_typescript::ScipTypescript)),
         "tsc" => Some(Box::new(crate::tsc::Tsc)),
         "rustc" => Some(Box::new(crate::rustc_thir::RustcThir)),

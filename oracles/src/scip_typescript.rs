@@ -23,7 +23,9 @@ use crate::truth::{ColumnUnit, OracleStamp, Truth, TruthSite, TRUTH_SCHEMA};
 pub const HELPER: &str = include_str!("../scip/scip-calls.js");
 /// The reading's name (`harness crosscheck --second scip-typescript`).
 pub const NAME: &str = "scip-typescript";
-const ADAPTER_VERSION: &str = "1";
+/// 2: the reader gained its occurrences mode (the SCIP peers and the scip-python
+/// reading); its sites are those of version 1 (D76).
+const ADAPTER_VERSION: &str = "2";
 
 const SCIP_LOCK: Lock = Lock {
     name: "scip-typescript",
@@ -68,23 +70,11 @@ impl Oracle for ScipTypescript {
             .canonicalize()
             .map_err(|e| failed(format!("cannot resolve the corpus: {e}")))?;
         let project = crate::toolchain::absolute_dir(NAME, options.work_dir)?;
-        let tsconfig = serde_json::json!({
-            "compilerOptions": serde_json::from_str::<serde_json::Value>(TSCONFIG_OPTIONS)
-                .expect("the options are JSON"),
-            "include": [format!("{}/**/*", root.display())],
-            "exclude": [format!("{}/**/node_modules", root.display())],
-        });
-        std::fs::write(project.join("tsconfig.json"), tsconfig.to_string())
-            .map_err(|e| failed(format!("cannot write the tsconfig: {e}")))?;
+        write_project(&project, &root)?;
         let index = project.join("index.scip");
         node.command(&project)
             .arg(modules.join("@sourcegraph/scip-typescript/dist/src/main.js"))
-            .arg("index")
-            .arg("--cwd")
-            .arg(&project)
-            .arg("--output")
-            .arg(&index)
-            .arg("--no-progress-bar")
+            .args(index_args(&project, &index))
             .timeout(options.timeout)
             .run()?;
         let helper = project.join("scip-calls.js");
@@ -111,7 +101,32 @@ impl Oracle for ScipTypescript {
     }
 }
 
-fn pinned_version() -> String {
+/// Writes into `project` the tsconfig.json that holds the tree (`root`, absolute)
+/// with the tsc oracle's defaults, so the indexer reads the program tsc reads.
+pub fn write_project(project: &Path, root: &Path) -> Result<(), Outcome> {
+    let tsconfig = serde_json::json!({
+        "compilerOptions": serde_json::from_str::<serde_json::Value>(TSCONFIG_OPTIONS)
+            .expect("the options are JSON"),
+        "include": [format!("{}/**/*", root.display())],
+        "exclude": [format!("{}/**/node_modules", root.display())],
+    });
+    std::fs::write(project.join("tsconfig.json"), tsconfig.to_string())
+        .map_err(|e| failed(format!("cannot write the tsconfig: {e}")))
+}
+
+/// The indexer's arguments (after its `dist/src/main.js`), run in `project`.
+pub fn index_args(project: &Path, index: &Path) -> Vec<std::ffi::OsString> {
+    vec![
+        "index".into(),
+        "--cwd".into(),
+        project.as_os_str().into(),
+        "--output".into(),
+        index.as_os_str().into(),
+        "--no-progress-bar".into(),
+    ]
+}
+
+pub fn pinned_version() -> String {
     let lock: serde_json::Value = serde_json::from_str(SCIP_LOCK.package_lock).unwrap_or_default();
     lock["packages"]["node_modules/@sourcegraph/scip-typescript"]["version"]
         .as_str()
@@ -159,7 +174,7 @@ mod tests {
     use super::*;
 
     /// The sha256 of the helper this adapter version was written for.
-    const HELPER_SHA256: &str = "7a66405bb895d36d664fe8f738ccb36dac61d0ecddcc17f3a45607ef2b33985e";
+    const HELPER_SHA256: &str = "2fcdcaec91b7c8d03d8b2ba8b82c51562e186194bfc48ee8903c3f62a4de27d6";
 
     #[test]
     fn a_changed_helper_asks_for_a_new_adapter_version() {

@@ -143,12 +143,30 @@ const PINS: &[(&str, &str, &[Digest])] = &[
     ("rustc", "3", RUST_LOCKS),
     ("rustc-ir", "3", RUST_LOCKS),
     (
-        "scip-typescript",
-        "1",
+        "scip-python",
+        "3",
         &[
             (
                 "scip/scip-calls.js",
-                "7a66405bb895d36d664fe8f738ccb36dac61d0ecddcc17f3a45607ef2b33985e",
+                "2fcdcaec91b7c8d03d8b2ba8b82c51562e186194bfc48ee8903c3f62a4de27d6",
+            ),
+            (
+                "../peers/scip/package.json",
+                "285cbc6f16e2499418325e2f0645ba7e8d46a0331d27cd3717939adc605c7c71",
+            ),
+            (
+                "../peers/scip/package-lock.json",
+                "9da1e43f44c299e4283641088c8e37ec3cdda48b594e82bd7090a41680d723b4",
+            ),
+        ],
+    ),
+    (
+        "scip-typescript",
+        "2",
+        &[
+            (
+                "scip/scip-calls.js",
+                "2fcdcaec91b7c8d03d8b2ba8b82c51562e186194bfc48ee8903c3f62a4de27d6",
             ),
             (
                 "scip/package.json",
