@@ -1781,11 +1781,31 @@ fn untyped_param(name: &str) -> Param {
     }
 }
 
+/// An integer literal's type: `L` makes it a `Long`, and so does a value past
+/// `Int`'s range (`0xFFFFFFFF` is a `Long` in Kotlin).
 fn integer_literal(text: &str) -> LiteralType {
-    if text.ends_with(['l', 'L']) {
+    if text.ends_with(['l', 'L']) || !fits_int(text) {
         LiteralType::Long
     } else {
         LiteralType::Int
+    }
+}
+
+/// Whether an unsigned integer literal's value is at most `Int.MAX_VALUE` (an
+/// unreadable one is taken to fit, as most do).
+fn fits_int(text: &str) -> bool {
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    let lower = digits.to_ascii_lowercase();
+    let (radix, body) = if let Some(h) = lower.strip_prefix("0x") {
+        (16, h)
+    } else if let Some(b) = lower.strip_prefix("0b") {
+        (2, b)
+    } else {
+        (10, lower.as_str())
+    };
+    match u64::from_str_radix(body.trim_end_matches('u'), radix) {
+        Ok(v) => v <= i32::MAX as u64,
+        Err(_) => true,
     }
 }
 

@@ -980,7 +980,11 @@ fn on_tree_type(
     if field_type(cx, ty, name).is_some() {
         return Some(Decision::Refuse(Reason::DynamicCallee));
     }
-    if let Some(d) = extension_for(cx, site, &Ty::Tree(ty), name, family) {
+    if let Some(d) = extension_for(cx, site, call, &Ty::Tree(ty), name, family) {
+        // A member inherited from an outside supertype wins over the extension.
+        if outside_base_lists(cx, ty, name) {
+            return Some(Decision::Refuse(Reason::Ambiguous));
+        }
         return Some(d);
     }
     generated_member(cx, ty, name, family)
@@ -1021,7 +1025,14 @@ fn is_component(name: &str) -> bool {
 
 /// The visible extension functions named `name` whose receiver type fits `ty`;
 /// the most specific when several fit.
-fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Option<Decision> {
+fn extension_for(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    ty: &Ty,
+    name: &str,
+    family: Family,
+) -> Option<Decision> {
     let mut fits: Vec<(Eid, u32)> = Vec::new();
     for &e in cx.index.by_name(name) {
         let decl = cx.index.decl(e);
@@ -1048,7 +1059,18 @@ fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Op
             fits.push((e, dist));
         }
     }
+    // Extensions the arguments cannot fill are no candidates (kotlinc skips them).
+    let fillable: Vec<Eid> = overload::fitting_certain(
+        cx,
+        site.file,
+        call,
+        &fits.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+    );
+    fits.retain(|(e, _)| fillable.contains(e));
     let best = fits.iter().map(|(_, d)| *d).min()?;
+    if more_general_fits_instead(cx, site, call, &fits, best) {
+        return Some(Decision::Refuse(Reason::Ambiguous));
+    }
     let chosen: Vec<Eid> = fits
         .iter()
         .filter(|(_, d)| *d == best)
@@ -1059,6 +1081,120 @@ fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Op
         return Some(Decision::Refuse(Reason::Ambiguous));
     }
     Some(Decision::Place(Placement::in_tree(chosen, family)))
+}
+
+/// Whether the most specific extensions are contradicted by an argument's
+/// written type while a more general one is not: kotlinc would take the general
+/// one (`BufferedSource.commonSelect(TypedOptions)` over
+/// `Buffer.commonSelect(Options)`), but a name's type may be smart cast where the
+/// engine does not see it, so neither is claimed.
+fn more_general_fits_instead(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    fits: &[(Eid, u32)],
+    best: u32,
+) -> bool {
+    let (nearest, further): (Vec<Eid>, Vec<Eid>) = fits.iter().fold(
+        (Vec::new(), Vec::new()),
+        |(mut n, mut f), &(e, d)| {
+            if d == best {
+                n.push(e)
+            } else {
+                f.push(e)
+            }
+            (n, f)
+        },
+    );
+    !further.is_empty()
+        && overload::uncontradicted(cx, site.file, call, &nearest).is_empty()
+        && !overload::uncontradicted(cx, site.file, call, &further).is_empty()
+}
+
+/// What an outside type's own members say about a call of `name` on it: kotlinc
+/// takes a member that applies before any extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OutsideMember {
+    /// No member of the name: an extension of the tree is the answer.
+    Absent,
+    /// The member applies: the argument's type is its parameter's.
+    Applies,
+    /// A member of the name may apply.
+    Maybe,
+    /// The type's members are not known: the extension stands (D70).
+    Unknown,
+}
+
+fn outside_member(cx: &Cx, site: Site, call: &Call, fqn: &str, name: &str) -> OutsideMember {
+    let Some(names) = policy::outside_member_names(fqn) else {
+        return OutsideMember::Unknown;
+    };
+    if !names.contains(&name) {
+        return OutsideMember::Absent;
+    }
+    let Some(operand) = policy::integer_operand(fqn, name) else {
+        return OutsideMember::Maybe;
+    };
+    let ([arg], true) = (call.args.as_slice(), call.keywords.is_empty()) else {
+        return OutsideMember::Maybe;
+    };
+    // An integer literal takes a `Long` parameter too.
+    let widens = matches!(arg, ArgShape::Literal(LiteralType::Int)) && operand == "kotlin.Long";
+    match final_value_type(cx, site, arg) {
+        Some(t) if t == operand || widens => OutsideMember::Applies,
+        Some(_) => OutsideMember::Absent,
+        None => OutsideMember::Maybe,
+    }
+}
+
+/// An argument's type when it is a number, a character or a boolean: a literal,
+/// or a value written with such a type (final types: no smart cast makes it
+/// another).
+fn final_value_type(cx: &Cx, site: Site, arg: &ArgShape) -> Option<String> {
+    const FINAL: &[&str] = &[
+        "kotlin.Int",
+        "kotlin.Long",
+        "kotlin.Short",
+        "kotlin.Byte",
+        "kotlin.Char",
+        "kotlin.Boolean",
+        "kotlin.Double",
+        "kotlin.Float",
+    ];
+    match arg_recv(cx, site, arg) {
+        Recv::Value(Ty::Outside { fqn, .. }, _) if FINAL.contains(&fqn.as_str()) => Some(fqn),
+        _ => None,
+    }
+}
+
+/// A call on a value of an outside type: the type's member when it applies, a
+/// visible extension of the tree when no member of the name may, an abstention
+/// when both might; `None` when no extension of the tree fits.
+fn outside_or_extension(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    ty: &Ty,
+    name: &str,
+    family: Family,
+) -> Option<Decision> {
+    let Ty::Outside { fqn, .. } = ty else {
+        return extension_for(cx, site, call, ty, name, family);
+    };
+    let member = outside_member(cx, site, call, fqn, name);
+    if member == OutsideMember::Applies {
+        return Some(foreign(format!("{fqn}.{name}")));
+    }
+    let d = extension_for(cx, site, call, ty, name, family)?;
+    match member {
+        OutsideMember::Absent | OutsideMember::Unknown => Some(d),
+        _ if is_refusal(&d) => Some(d),
+        _ => Some(Decision::Refuse(Reason::Ambiguous)),
+    }
+}
+
+fn is_refusal(d: &Decision) -> bool {
+    matches!(d, Decision::Refuse(_))
 }
 
 /// Whether any Kotlin extension function of the tree has this name.
@@ -1164,7 +1300,7 @@ fn on_recv(cx: &Cx, site: Site, call: &Call, name: &str, recv: Recv) -> Decision
             not_on_tree_type(cx, site, t, name)
         }
         Recv::Value(ty @ Ty::Outside { .. }, family) => {
-            if let Some(d) = extension_for(cx, site, &ty, name, family) {
+            if let Some(d) = outside_or_extension(cx, site, call, &ty, name, family) {
                 return d;
             }
             // An extension of the tree the engine does not see from here (a
@@ -1378,7 +1514,7 @@ fn through_receivers(
                 }
             }
             Ty::Outside { fqn, .. } => {
-                if let Some(d) = extension_for(cx, site, &r.ty, name, r.family) {
+                if let Some(d) = outside_or_extension(cx, site, call, &r.ty, name, r.family) {
                     return d;
                 }
                 match policy::known_members(fqn) {
@@ -1463,6 +1599,28 @@ fn outside_base_may_declare(cx: &Cx, ty: Eid, name: &str) -> bool {
     false
 }
 
+/// Whether an outside supertype of a type of the tree is known to have a member
+/// of this name (`class Text : CharSequence` and `length()`): that member shadows
+/// any extension of the tree. Outside bases whose members are not known are not
+/// read as declaring it (D70).
+fn outside_base_lists(cx: &Cx, ty: Eid, name: &str) -> bool {
+    if !cx.hierarchy.has_unknown_base(ty) {
+        return false;
+    }
+    cx.hierarchy.depth_first(ty).into_iter().any(|s| {
+        let site = Site::of_decl(cx.index, s);
+        cx.index.decl(s).bases.iter().any(|b| {
+            match resolve_type(tcx(cx), site, &b.path) {
+                Named::Outside { fqn, .. } => std::iter::once(fqn.as_str())
+                    .chain(policy::outside_supertypes(&fqn).iter().copied())
+                    .filter(|f| *f != "kotlin.Any")
+                    .any(|f| policy::outside_member_names(f).is_some_and(|m| m.contains(&name))),
+                _ => false,
+            }
+        })
+    })
+}
+
 /// A bare call inside a class with an outside base the tree does not answer: the
 /// base's member, unless something further out answers. An in-tree answer
 /// further out competes with the base (abstain); an outside one is outside
@@ -1541,7 +1699,10 @@ fn top_level(cx: &Cx, site: Site, call: &Call, name: &str) -> Decision {
         let package = path[..path.len() - 1].join(".");
         let found = top_level_named(index, &package, last);
         if !found.is_empty() {
-            return functions_or_construction(cx, site, call, found, Family::Import);
+            if let Some(d) = before_default(cx, site, call, name, found, Family::Import) {
+                return d;
+            }
+            break;
         }
         // `import a.Obj.f`: a member of an object of the tree.
         if let [holder] = index.java_type(&package) {
@@ -1555,20 +1716,82 @@ fn top_level(cx: &Cx, site: Site, call: &Call, name: &str) -> Decision {
         let dotted = path.join(".");
         return outside_via(Via::Import, &dotted, dotted.clone());
     }
+    if let Some(d) = own_package_or_stars(cx, site, call, name) {
+        return d;
+    }
+    top_level_default(cx, site, name)
+}
+
+/// The caller's package, then the tree's star imports (what kotlinc reads
+/// before the default imports).
+fn own_package_or_stars(cx: &Cx, site: Site, call: &Call, name: &str) -> Option<Decision> {
+    let index = cx.index;
+    let file = index.file(site.file);
     let own = top_level_named(index, package_of(file), name);
     if !own.is_empty() {
-        return functions_or_construction(cx, site, call, own, Family::Lexical);
+        if let Some(d) = before_default(cx, site, call, name, own, Family::Lexical) {
+            return Some(d);
+        }
     }
+    for (path, star) in imports(file) {
+        if !star {
+            continue;
+        }
+        let found = top_level_named(index, &path.join("."), name);
+        if !found.is_empty() {
+            if let Some(d) = before_default(cx, site, call, name, found, Family::Import) {
+                return Some(d);
+            }
+        }
+    }
+    None
+}
+
+/// Top-level functions of the tree found before the default imports: when the
+/// standard library has a default-imported function of the name, kotlinc goes
+/// on to it if none of the tree's applies (Okio's `minOf(Long, Int)` beside
+/// `kotlin.comparisons.minOf(Long, Long)`), so the tree's answer needs a
+/// candidate the arguments surely fill; `None` when final argument types rule
+/// every one out (the lookup goes on).
+fn before_default(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    name: &str,
+    found: Vec<Eid>,
+    family: Family,
+) -> Option<Decision> {
+    let shadows_default = policy::DEFAULT_FUNCTIONS.contains(&name)
+        && found.iter().all(|&e| !cx.index.decl(e).kind.is_type());
+    if !shadows_default {
+        return Some(functions_or_construction(cx, site, call, found, family));
+    }
+    if found
+        .iter()
+        .all(|&f| overload::surely_inapplicable(cx, site.file, call, f))
+    {
+        return None;
+    }
+    if found
+        .iter()
+        .any(|&f| overload::surely_applies(cx, site.file, call, f))
+    {
+        return Some(functions_or_construction(cx, site, call, found, family));
+    }
+    Some(Decision::Refuse(Reason::Ambiguous))
+}
+
+/// After the tree's packages: the standard library's default imports, then an
+/// outside star import.
+fn top_level_default(cx: &Cx, site: Site, name: &str) -> Decision {
+    let index = cx.index;
+    let file = index.file(site.file);
     let mut outside_stars = Vec::new();
     for (path, star) in imports(file) {
         if !star {
             continue;
         }
         let dotted = path.join(".");
-        let found = top_level_named(index, &dotted, name);
-        if !found.is_empty() {
-            return functions_or_construction(cx, site, call, found, Family::Import);
-        }
         if !package_in_tree(index, &dotted) && index.java_type(&dotted).is_empty() {
             outside_stars.push(dotted);
         }
@@ -1872,6 +2095,12 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
         }
         _ if name == "toString" => Some(Eval::new(
             Val::ForeignInstance("kotlin.String".into()),
+            Family::ReturnType,
+        )),
+        // The standard library's conversions (members of the numbers and `Char`,
+        // extensions on `String`) all return the type they name.
+        Callee::Member { .. } if policy::conversion_result(name).is_some() => Some(Eval::new(
+            Val::ForeignInstance(policy::conversion_result(name)?.into()),
             Family::ReturnType,
         )),
         Callee::Name(n) if n.chars().next().is_some_and(char::is_uppercase) => {
