@@ -252,6 +252,11 @@ pub const ANY_MEMBERS: &[&str] = &[
     "hashCode",
 ];
 
+/// `Any`'s members that the standard library also declares as extensions on a
+/// nullable receiver (`Any?.toString()`, `Any?.hashCode()`): on a nullable value
+/// kotlinc binds the extension.
+pub const NULLABLE_RECEIVER: &[&str] = &["toString", "hashCode"];
+
 /// Scope functions whose lambda's receiver (`this`) is the call's receiver.
 pub const RECEIVER_IS_THIS: &[&str] = &["apply", "run"];
 

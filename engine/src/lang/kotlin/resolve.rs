@@ -933,7 +933,7 @@ fn fitting_level(
     let inherited: Vec<Eid> = above
         .iter()
         .flat_map(|&t| callables_of(cx, cx.index.members(t, name)))
-        .filter(|&c| !counts.contains(&cx.index.decl(c).params.len()))
+        .filter(|&c| !here.iter().any(|&h| same_signature(cx, h, c)))
         .collect();
     let mut fit_here = overload::fitting_certain(cx, site.file, call, &here);
     if fit_here.is_empty()
@@ -960,6 +960,39 @@ fn fitting_level(
         ))),
         (false, false) => Some(Decision::Refuse(Reason::Ambiguous)),
         (true, true) => None,
+    }
+}
+
+/// Whether two functions take the same parameter types (one overrides the
+/// other): same count, and no parameter whose types are both known differs
+/// (`metadataOrNull(Path)` beside an inherited `metadataOrNull(NioPath)` is an
+/// overload, not an override).
+fn same_signature(cx: &Cx, a: Eid, b: Eid) -> bool {
+    let (da, db) = (cx.index.decl(a), cx.index.decl(b));
+    if da.params.len() != db.params.len() {
+        return false;
+    }
+    let (sa, sb) = (Site::of_decl(cx.index, a), Site::of_decl(cx.index, b));
+    da.params.iter().zip(&db.params).all(|(pa, pb)| {
+        let (Some(ta), Some(tb)) = (&pa.ty, &pb.ty) else {
+            return true;
+        };
+        match (ty_of(cx, sa, ta), ty_of(cx, sb, tb)) {
+            (x @ (Ty::Tree(_) | Ty::Outside { .. }), y @ (Ty::Tree(_) | Ty::Outside { .. })) => {
+                same_type_name(&x, &y)
+            }
+            _ => true,
+        }
+    })
+}
+
+/// Two known types name the same class (type arguments aside: a generic
+/// override writes its own type parameters).
+fn same_type_name(a: &Ty, b: &Ty) -> bool {
+    match (a, b) {
+        (Ty::Tree(x), Ty::Tree(y)) => x == y,
+        (Ty::Outside { fqn: x, .. }, Ty::Outside { fqn: y, .. }) => x == y,
+        _ => false,
     }
 }
 
@@ -1293,6 +1326,12 @@ fn extension_visible(index: &TreeIndex, site: Site, ext: Eid) -> bool {
 /// A call on a receiver as the resolver reads it.
 fn on_recv(cx: &Cx, site: Site, call: &Call, name: &str, recv: Recv) -> Decision {
     match recv {
+        Recv::Value(Ty::Tree(_), Family::WrittenType) if policy::NULLABLE_RECEIVER.contains(&name) => {
+            // `x.toString()` on a value written `T?` is the standard library's
+            // `Any?.toString()`, not T's member; the engine does not read `?`
+            // (FIXME: nullability of written types).
+            Decision::Refuse(Reason::Ambiguous)
+        }
         Recv::Value(Ty::Tree(t), family) => {
             if let Some(d) = on_tree_type(cx, site, call, t, name, family) {
                 return d;
