@@ -926,6 +926,9 @@ fn fitting_level(
     if call.has_splat {
         return Some(Decision::Place(Placement::in_tree(here, family)));
     }
+    if platform_overload_beside_actual(cx, call, &here) {
+        return Some(Decision::Refuse(Reason::Ambiguous));
+    }
     let counts: Vec<usize> = here
         .iter()
         .map(|&c| cx.index.decl(c).params.len())
@@ -961,6 +964,24 @@ fn fitting_level(
         (false, false) => Some(Decision::Refuse(Reason::Ambiguous)),
         (true, true) => None,
     }
+}
+
+/// Whether a platform-only overload (no `actual`) fits the call beside an
+/// `actual` member that would fit with its `expect`'s default values: common
+/// code sees only the `expect` (Okio's `createDirectory(dir)` in common code is
+/// `createDirectory(dir, mustCreate = false)`, not the JVM's one-parameter
+/// overload), platform code sees both; the engine does not tell them apart.
+fn platform_overload_beside_actual(cx: &Cx, call: &Call, here: &[Eid]) -> bool {
+    let given = call.args.len() + call.keywords.len();
+    let (actual, platform): (Vec<Eid>, Vec<Eid>) = here
+        .iter()
+        .partition(|&&c| has_modifier(cx.index.decl(c), "actual"));
+    !actual.is_empty()
+        && !overload::fitting(cx, call, &platform).is_empty()
+        && actual.iter().any(|&a| {
+            let d = cx.index.decl(a);
+            given < d.params.len() && !overload::fits_count(d, call)
+        })
 }
 
 /// Whether two functions take the same parameter types (one overrides the
