@@ -1574,6 +1574,9 @@ impl<'s> Extractor<'s> {
             .map(|o| o.kind())
             .unwrap_or("");
         let is_str = |s: &Option<KShape>| matches!(s, Some(Shape::Literal(LiteralType::Str)));
+        if misread_type_arguments(node, op) {
+            return Shape::Unknown;
+        }
         match op {
             "==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">=" | "&&" | "||" => {
                 Shape::Literal(LiteralType::Bool)
@@ -1779,6 +1782,22 @@ fn untyped_param(name: &str) -> Param {
         has_default: false,
         default: None,
     }
+}
+
+/// `x.tag<Annotation>(a)` where the grammar reads `(x.tag < Annotation) > (a)`:
+/// a `>` whose left operand is a `<` comparison is a call with type arguments
+/// (Kotlin has no chained comparisons), so the value is not a Boolean.
+fn misread_type_arguments(node: Node, op: &str) -> bool {
+    if op != ">" {
+        return false;
+    }
+    let Some(left) = node.child_by_field_name("left") else {
+        return false;
+    };
+    left.kind() == node.kind()
+        && left
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "<")
 }
 
 /// An integer literal's type: `L` makes it a `Long`, and so does a value past

@@ -1347,14 +1347,17 @@ fn extension_visible(index: &TreeIndex, site: Site, ext: Eid) -> bool {
 /// A call on a receiver as the resolver reads it.
 fn on_recv(cx: &Cx, site: Site, call: &Call, name: &str, recv: Recv) -> Decision {
     match recv {
-        Recv::Value(Ty::Tree(_), Family::WrittenType) if policy::NULLABLE_RECEIVER.contains(&name) => {
-            // `x.toString()` on a value written `T?` is the standard library's
-            // `Any?.toString()`, not T's member; the engine does not read `?`
-            // (FIXME: nullability of written types).
-            Decision::Refuse(Reason::Ambiguous)
-        }
         Recv::Value(Ty::Tree(t), family) => {
             if let Some(d) = on_tree_type(cx, site, call, t, name, family) {
+                if family == Family::WrittenType
+                    && policy::NULLABLE_RECEIVER.contains(&name)
+                    && matches!(&d, Decision::Place(p) if matches!(p.target(), Target::InTree(_)))
+                {
+                    // `x.toString()` on a value written `T?` is the standard
+                    // library's `Any?.toString()`, not T's override; the engine
+                    // does not read `?` (FIXME: nullability of written types).
+                    return Decision::Refuse(Reason::Ambiguous);
+                }
                 return d;
             }
             not_on_tree_type(cx, site, t, name)
@@ -1392,6 +1395,11 @@ fn not_on_tree_type(cx: &Cx, site: Site, ty: Eid, name: &str) -> Decision {
         return builtin(format!("kotlin.{name}"));
     }
     if cx.hierarchy.has_unknown_base(ty) {
+        // An extension of the tree the engine does not see from here (a member
+        // extension imported through a companion) may be what kotlinc calls.
+        if tree_has_extension(cx.index, name) {
+            return Decision::Refuse(Reason::Ambiguous);
+        }
         return foreign(format!("{}.{name}", cx.index.decl(ty).name));
     }
     if let Some(d) = imported_outside(cx, site, name) {
@@ -1733,6 +1741,8 @@ fn unless_found_further(
 ) -> Decision {
     match through_receivers(cx, site, call, name, outer) {
         Decision::Place(p) if matches!(p.target(), Target::InTree(_)) => Decision::Refuse(reason),
+        // Further out, something of the tree may answer (an abstention there).
+        Decision::Refuse(_) => Decision::Refuse(reason),
         _ => here,
     }
 }
