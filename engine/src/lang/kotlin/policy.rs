@@ -594,6 +594,31 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
             "not", "and", "or", "xor", "compareTo", "equals", "hashCode", "toString",
         ],
         "kotlin.String" => STRING_MEMBERS,
+        "java.io.Closeable" | "java.lang.AutoCloseable" | "kotlin.AutoCloseable" => {
+            &["close", "equals", "hashCode", "toString"]
+        }
+        "java.io.Flushable" => &["flush", "equals", "hashCode", "toString"],
+        "java.lang.Cloneable" | "kotlin.Cloneable" => &["clone", "equals", "hashCode", "toString"],
+        "java.io.Serializable" | "java.util.RandomAccess" | "kotlin.collections.RandomAccess" => {
+            &["equals", "hashCode", "toString"]
+        }
+        "java.nio.channels.Channel"
+        | "java.nio.channels.ByteChannel"
+        | "java.nio.channels.ReadableByteChannel"
+        | "java.nio.channels.WritableByteChannel" => {
+            &["read", "write", "isOpen", "close", "equals", "hashCode", "toString"]
+        }
+        "kotlin.CharSequence" => &[
+            "length", "get", "subSequence", "chars", "codePoints", "isEmpty", "charAt", "equals",
+            "hashCode", "toString",
+        ],
+        "kotlin.collections.Iterable"
+        | "kotlin.collections.MutableIterable"
+        | "kotlin.collections.Collection"
+        | "kotlin.collections.MutableCollection"
+        | "kotlin.collections.List"
+        | "kotlin.collections.Set" => COLLECTION_MEMBERS,
+        "kotlin.collections.Map" => MAP_MEMBERS,
         "kotlin.ByteArray" | "kotlin.CharArray" | "kotlin.IntArray" | "kotlin.LongArray"
         | "kotlin.ShortArray" | "kotlin.BooleanArray" | "kotlin.DoubleArray"
         | "kotlin.FloatArray" | "kotlin.Array" => &[
@@ -603,6 +628,25 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
     };
     Some(members)
 }
+
+/// The members of Kotlin's collection interfaces with the JDK's (`stream`,
+/// `removeIf`, `replaceAll`, … are visible on the mapped types), mutable ones
+/// included: a superset.
+const COLLECTION_MEMBERS: &[&str] = &[
+    "iterator", "forEach", "spliterator", "size", "isEmpty", "contains", "containsAll",
+    "stream", "parallelStream", "toArray", "removeIf", "add", "addAll", "remove",
+    "removeAll", "retainAll", "clear", "get", "set", "indexOf", "lastIndexOf", "listIterator",
+    "subList", "removeAt", "replaceAll", "sort", "addFirst", "addLast", "removeFirst",
+    "removeLast", "getFirst", "getLast", "reversed", "equals", "hashCode", "toString",
+];
+
+/// `Map`'s members with the JDK's, mutable ones included: a superset.
+const MAP_MEMBERS: &[&str] = &[
+    "size", "isEmpty", "containsKey", "containsValue", "get", "keys", "values", "entries",
+    "getOrDefault", "forEach", "put", "putAll", "remove", "clear", "putIfAbsent", "replace",
+    "replaceAll", "compute", "computeIfAbsent", "computeIfPresent", "merge", "equals",
+    "hashCode", "toString",
+];
 
 /// The numbers' members: arithmetic, comparison, ranges, conversions.
 const NUMBER_MEMBERS: &[&str] = &[

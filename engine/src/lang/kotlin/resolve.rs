@@ -1656,7 +1656,7 @@ fn outside_base_may_declare(cx: &Cx, ty: Eid, name: &str) -> bool {
             match resolve_type(tcx(cx), site, &b.path) {
                 Named::Type(_) => {}
                 Named::Outside { fqn, .. } if fqn == "kotlin.Any" => {}
-                Named::Outside { fqn, .. } => match policy::known_members(&fqn) {
+                Named::Outside { fqn, .. } => match policy::outside_member_names(&fqn) {
                     Some(members) if !members.contains(&name) => {}
                     _ => return true,
                 },
