@@ -591,7 +591,14 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
         "kotlin.Short" | "kotlin.Byte" | "kotlin.Double" | "kotlin.Float" => NUMBER_MEMBERS,
         "kotlin.Char" => CHAR_MEMBERS,
         "kotlin.Boolean" => &[
-            "not", "and", "or", "xor", "compareTo", "equals", "hashCode", "toString",
+            "not",
+            "and",
+            "or",
+            "xor",
+            "compareTo",
+            "equals",
+            "hashCode",
+            "toString",
         ],
         "kotlin.String" => STRING_MEMBERS,
         "java.io.Closeable" | "java.lang.AutoCloseable" | "kotlin.AutoCloseable" => {
@@ -605,12 +612,20 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
         "java.nio.channels.Channel"
         | "java.nio.channels.ByteChannel"
         | "java.nio.channels.ReadableByteChannel"
-        | "java.nio.channels.WritableByteChannel" => {
-            &["read", "write", "isOpen", "close", "equals", "hashCode", "toString"]
-        }
+        | "java.nio.channels.WritableByteChannel" => &[
+            "read", "write", "isOpen", "close", "equals", "hashCode", "toString",
+        ],
         "kotlin.CharSequence" => &[
-            "length", "get", "subSequence", "chars", "codePoints", "isEmpty", "charAt", "equals",
-            "hashCode", "toString",
+            "length",
+            "get",
+            "subSequence",
+            "chars",
+            "codePoints",
+            "isEmpty",
+            "charAt",
+            "equals",
+            "hashCode",
+            "toString",
         ],
         "kotlin.collections.Iterable"
         | "kotlin.collections.MutableIterable"
@@ -619,9 +634,15 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
         | "kotlin.collections.List"
         | "kotlin.collections.Set" => COLLECTION_MEMBERS,
         "kotlin.collections.Map" => MAP_MEMBERS,
-        "kotlin.ByteArray" | "kotlin.CharArray" | "kotlin.IntArray" | "kotlin.LongArray"
-        | "kotlin.ShortArray" | "kotlin.BooleanArray" | "kotlin.DoubleArray"
-        | "kotlin.FloatArray" | "kotlin.Array" => &[
+        "kotlin.ByteArray"
+        | "kotlin.CharArray"
+        | "kotlin.IntArray"
+        | "kotlin.LongArray"
+        | "kotlin.ShortArray"
+        | "kotlin.BooleanArray"
+        | "kotlin.DoubleArray"
+        | "kotlin.FloatArray"
+        | "kotlin.Array" => &[
             "get", "set", "iterator", "clone", "size", "equals", "hashCode", "toString",
         ],
         _ => return None,
@@ -633,46 +654,163 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
 /// `removeIf`, `replaceAll`, … are visible on the mapped types), mutable ones
 /// included: a superset.
 const COLLECTION_MEMBERS: &[&str] = &[
-    "iterator", "forEach", "spliterator", "size", "isEmpty", "contains", "containsAll",
-    "stream", "parallelStream", "toArray", "removeIf", "add", "addAll", "remove",
-    "removeAll", "retainAll", "clear", "get", "set", "indexOf", "lastIndexOf", "listIterator",
-    "subList", "removeAt", "replaceAll", "sort", "addFirst", "addLast", "removeFirst",
-    "removeLast", "getFirst", "getLast", "reversed", "equals", "hashCode", "toString",
+    "iterator",
+    "forEach",
+    "spliterator",
+    "size",
+    "isEmpty",
+    "contains",
+    "containsAll",
+    "stream",
+    "parallelStream",
+    "toArray",
+    "removeIf",
+    "add",
+    "addAll",
+    "remove",
+    "removeAll",
+    "retainAll",
+    "clear",
+    "get",
+    "set",
+    "indexOf",
+    "lastIndexOf",
+    "listIterator",
+    "subList",
+    "removeAt",
+    "replaceAll",
+    "sort",
+    "addFirst",
+    "addLast",
+    "removeFirst",
+    "removeLast",
+    "getFirst",
+    "getLast",
+    "reversed",
+    "equals",
+    "hashCode",
+    "toString",
 ];
 
 /// `Map`'s members with the JDK's, mutable ones included: a superset.
 const MAP_MEMBERS: &[&str] = &[
-    "size", "isEmpty", "containsKey", "containsValue", "get", "keys", "values", "entries",
-    "getOrDefault", "forEach", "put", "putAll", "remove", "clear", "putIfAbsent", "replace",
-    "replaceAll", "compute", "computeIfAbsent", "computeIfPresent", "merge", "equals",
-    "hashCode", "toString",
+    "size",
+    "isEmpty",
+    "containsKey",
+    "containsValue",
+    "get",
+    "keys",
+    "values",
+    "entries",
+    "getOrDefault",
+    "forEach",
+    "put",
+    "putAll",
+    "remove",
+    "clear",
+    "putIfAbsent",
+    "replace",
+    "replaceAll",
+    "compute",
+    "computeIfAbsent",
+    "computeIfPresent",
+    "merge",
+    "equals",
+    "hashCode",
+    "toString",
 ];
 
 /// The numbers' members: arithmetic, comparison, ranges, conversions.
 const NUMBER_MEMBERS: &[&str] = &[
-    "plus", "minus", "times", "div", "rem", "inc", "dec", "unaryPlus", "unaryMinus",
-    "rangeTo", "rangeUntil", "compareTo", "toByte", "toChar", "toShort", "toInt", "toLong",
-    "toFloat", "toDouble", "equals", "hashCode", "toString",
+    "plus",
+    "minus",
+    "times",
+    "div",
+    "rem",
+    "inc",
+    "dec",
+    "unaryPlus",
+    "unaryMinus",
+    "rangeTo",
+    "rangeUntil",
+    "compareTo",
+    "toByte",
+    "toChar",
+    "toShort",
+    "toInt",
+    "toLong",
+    "toFloat",
+    "toDouble",
+    "equals",
+    "hashCode",
+    "toString",
 ];
 
 /// `Int`'s and `Long`'s members: the numbers' and the bitwise infix operations.
 const INTEGER_MEMBERS: &[&str] = &[
-    "plus", "minus", "times", "div", "rem", "inc", "dec", "unaryPlus", "unaryMinus",
-    "rangeTo", "rangeUntil", "compareTo", "toByte", "toChar", "toShort", "toInt", "toLong",
-    "toFloat", "toDouble", "equals", "hashCode", "toString", "and", "or", "xor", "inv",
-    "shl", "shr", "ushr",
+    "plus",
+    "minus",
+    "times",
+    "div",
+    "rem",
+    "inc",
+    "dec",
+    "unaryPlus",
+    "unaryMinus",
+    "rangeTo",
+    "rangeUntil",
+    "compareTo",
+    "toByte",
+    "toChar",
+    "toShort",
+    "toInt",
+    "toLong",
+    "toFloat",
+    "toDouble",
+    "equals",
+    "hashCode",
+    "toString",
+    "and",
+    "or",
+    "xor",
+    "inv",
+    "shl",
+    "shr",
+    "ushr",
 ];
 
 const CHAR_MEMBERS: &[&str] = &[
-    "plus", "minus", "inc", "dec", "rangeTo", "rangeUntil", "compareTo", "toByte", "toChar",
-    "toShort", "toInt", "toLong", "toFloat", "toDouble", "equals", "hashCode", "toString",
+    "plus",
+    "minus",
+    "inc",
+    "dec",
+    "rangeTo",
+    "rangeUntil",
+    "compareTo",
+    "toByte",
+    "toChar",
+    "toShort",
+    "toInt",
+    "toLong",
+    "toFloat",
+    "toDouble",
+    "equals",
+    "hashCode",
+    "toString",
 ];
 
 /// kotlin.String's members. The JDK's `java.lang.String` methods are hidden on the
 /// mapped type (kotlinc binds KotlinPoet's `String.codePointAt` extension, not
 /// `java.lang.String.codePointAt`).
 const STRING_MEMBERS: &[&str] = &[
-    "length", "get", "subSequence", "compareTo", "plus", "equals", "hashCode", "toString",
+    "length",
+    "get",
+    "subSequence",
+    "compareTo",
+    "plus",
+    "equals",
+    "hashCode",
+    "toString",
 ];
 
 /// What a standard-library conversion `x.toT()` returns.

@@ -1149,17 +1149,16 @@ fn more_general_fits_instead(
     fits: &[(Eid, u32)],
     best: u32,
 ) -> bool {
-    let (nearest, further): (Vec<Eid>, Vec<Eid>) = fits.iter().fold(
-        (Vec::new(), Vec::new()),
-        |(mut n, mut f), &(e, d)| {
-            if d == best {
-                n.push(e)
-            } else {
-                f.push(e)
-            }
-            (n, f)
-        },
-    );
+    let (nearest, further): (Vec<Eid>, Vec<Eid>) =
+        fits.iter()
+            .fold((Vec::new(), Vec::new()), |(mut n, mut f), &(e, d)| {
+                if d == best {
+                    n.push(e)
+                } else {
+                    f.push(e)
+                }
+                (n, f)
+            });
     !further.is_empty()
         && overload::uncontradicted(cx, site.file, call, &nearest).is_empty()
         && !overload::uncontradicted(cx, site.file, call, &further).is_empty()
@@ -1677,15 +1676,17 @@ fn outside_base_lists(cx: &Cx, ty: Eid, name: &str) -> bool {
     }
     cx.hierarchy.depth_first(ty).into_iter().any(|s| {
         let site = Site::of_decl(cx.index, s);
-        cx.index.decl(s).bases.iter().any(|b| {
-            match resolve_type(tcx(cx), site, &b.path) {
+        cx.index
+            .decl(s)
+            .bases
+            .iter()
+            .any(|b| match resolve_type(tcx(cx), site, &b.path) {
                 Named::Outside { fqn, .. } => std::iter::once(fqn.as_str())
                     .chain(policy::outside_supertypes(&fqn).iter().copied())
                     .filter(|f| *f != "kotlin.Any")
                     .any(|f| policy::outside_member_names(f).is_some_and(|m| m.contains(&name))),
                 _ => false,
-            }
-        })
+            })
     })
 }
 
