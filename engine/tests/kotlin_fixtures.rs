@@ -28,6 +28,7 @@ fixtures!(
     overloads,
     not_calls,
     expect_actual,
+    member_beats_extension,
 );
 
 /// Registry invariant: every family Kotlin places with is asserted by a fixture.

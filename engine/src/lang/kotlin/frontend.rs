@@ -1574,6 +1574,9 @@ impl<'s> Extractor<'s> {
             .map(|o| o.kind())
             .unwrap_or("");
         let is_str = |s: &Option<KShape>| matches!(s, Some(Shape::Literal(LiteralType::Str)));
+        if misread_type_arguments(node, op) {
+            return Shape::Unknown;
+        }
         match op {
             "==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">=" | "&&" | "||" => {
                 Shape::Literal(LiteralType::Bool)
@@ -1781,11 +1784,47 @@ fn untyped_param(name: &str) -> Param {
     }
 }
 
+/// `x.tag<Annotation>(a)` where the grammar reads `(x.tag < Annotation) > (a)`:
+/// a `>` whose left operand is a `<` comparison is a call with type arguments
+/// (Kotlin has no chained comparisons), so the value is not a Boolean.
+fn misread_type_arguments(node: Node, op: &str) -> bool {
+    if op != ">" {
+        return false;
+    }
+    let Some(left) = node.child_by_field_name("left") else {
+        return false;
+    };
+    left.kind() == node.kind()
+        && left
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "<")
+}
+
+/// An integer literal's type: `L` makes it a `Long`, and so does a value past
+/// `Int`'s range (`0xFFFFFFFF` is a `Long` in Kotlin).
 fn integer_literal(text: &str) -> LiteralType {
-    if text.ends_with(['l', 'L']) {
+    if text.ends_with(['l', 'L']) || !fits_int(text) {
         LiteralType::Long
     } else {
         LiteralType::Int
+    }
+}
+
+/// Whether an unsigned integer literal's value is at most `Int.MAX_VALUE` (an
+/// unreadable one is taken to fit, as most do).
+fn fits_int(text: &str) -> bool {
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    let lower = digits.to_ascii_lowercase();
+    let (radix, body) = if let Some(h) = lower.strip_prefix("0x") {
+        (16, h)
+    } else if let Some(b) = lower.strip_prefix("0b") {
+        (2, b)
+    } else {
+        (10, lower.as_str())
+    };
+    match u64::from_str_radix(body.trim_end_matches('u'), radix) {
+        Ok(v) => v <= i32::MAX as u64,
+        Err(_) => true,
     }
 }
 

@@ -51,6 +51,91 @@ pub fn fitting_certain(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> V
         .collect()
 }
 
+/// The candidates no argument's known type contradicts, reading a class of the
+/// tree as no subtype of a class of the tree its bases do not reach (even with an
+/// outside base beside): used only to abstain, never to choose.
+pub fn uncontradicted(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Vec<Eid> {
+    let site = call_site(file, call);
+    candidates
+        .iter()
+        .copied()
+        .filter(|&c| !contradicted(cx, site, call, c) && !tree_mismatch(cx, site, call, c))
+        .collect()
+}
+
+/// Whether a positional argument of a type of the tree is passed where a type of
+/// the tree its hierarchy does not reach is declared.
+fn tree_mismatch(cx: &Cx, site: Site, call: &Call, candidate: Eid) -> bool {
+    let decl = cx.index.decl(candidate);
+    let at = Site::of_decl(cx.index, candidate);
+    call.args.iter().zip(&decl.params).any(|(arg, param)| {
+        if param.variadic {
+            return false;
+        }
+        let Some(pty) = &param.ty else {
+            return false;
+        };
+        match (arg_recv(cx, site, arg), ty_of(cx, at, pty)) {
+            (Recv::Value(Ty::Tree(a), _), Ty::Tree(p)) => !cx.hierarchy.is_subtype(a, p),
+            _ => false,
+        }
+    })
+}
+
+/// Whether the call surely fills this candidate: counts and names fit and every
+/// positional argument has a known type that is its parameter's (or a subtype,
+/// an integer literal for a `Long`, a lambda for a function type).
+pub fn surely_applies(cx: &Cx, file: u32, call: &Call, candidate: Eid) -> bool {
+    let decl = cx.index.decl(candidate);
+    if call.has_splat || !call.keywords.is_empty() || !fits_count(decl, call) {
+        return false;
+    }
+    let site = call_site(file, call);
+    let at = Site::of_decl(cx.index, candidate);
+    let vararg = decl.params.iter().position(|p| p.variadic);
+    call.args.iter().enumerate().all(|(i, arg)| {
+        let param = match vararg {
+            Some(v) if i >= v => &decl.params[v],
+            _ => &decl.params[i],
+        };
+        let Some(pty) = &param.ty else {
+            return false;
+        };
+        if matches!(arg, ArgShape::Function(_) | ArgShape::Lambda) {
+            return matches!(pty.last(), Some("<fn>" | "<fn-receiver>"));
+        }
+        let Recv::Value(aty, _) = arg_recv(cx, site, arg) else {
+            return false;
+        };
+        match (&aty, &ty_of(cx, at, pty)) {
+            (Ty::Tree(a), Ty::Tree(p)) => cx.hierarchy.is_subtype(*a, *p),
+            (Ty::Outside { fqn: a, .. }, Ty::Outside { fqn: p, .. }) => {
+                a == p
+                    || crate::lang::kotlin::policy::outside_supertypes(a).contains(&p.as_str())
+                    || (literal_widens(arg) && integer_fqn(p))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Whether an argument of final type rules the candidate out (a literal, or a
+/// value of a number, character, boolean or string type: no smart cast makes it
+/// another), or the arguments do not fill it.
+pub fn surely_inapplicable(cx: &Cx, file: u32, call: &Call, candidate: Eid) -> bool {
+    if call.has_splat {
+        return false;
+    }
+    if !fits_count(cx.index.decl(candidate), call) {
+        return true;
+    }
+    let site = call_site(file, call);
+    contradicted_by(cx, site, call, candidate, |arg| {
+        is_certain(arg)
+            || matches!(arg_recv(cx, site, arg), Recv::Value(ty, _) if is_value_type(&ty))
+    })
+}
+
 fn is_certain(arg: &ArgShape) -> bool {
     match arg {
         ArgShape::Literal(_) | ArgShape::New(_) => true,

@@ -252,6 +252,11 @@ pub const ANY_MEMBERS: &[&str] = &[
     "hashCode",
 ];
 
+/// `Any`'s members that the standard library also declares as extensions on a
+/// nullable receiver (`Any?.toString()`, `Any?.hashCode()`): on a nullable value
+/// kotlinc binds the extension.
+pub const NULLABLE_RECEIVER: &[&str] = &["toString", "hashCode"];
+
 /// Scope functions whose lambda's receiver (`this`) is the call's receiver.
 pub const RECEIVER_IS_THIS: &[&str] = &["apply", "run"];
 
@@ -490,6 +495,15 @@ pub fn known_members(fqn: &str) -> Option<&'static [&'static str]> {
             "subSequence",
             "chars",
             "codePointAt",
+            // java.lang.StringBuilder's own (kotlin.text.StringBuilder is its alias).
+            "appendCodePoint",
+            "codePointBefore",
+            "codePointCount",
+            "offsetByCodePoints",
+            "getChars",
+            "charAt",
+            "compareTo",
+            "codePoints",
         ],
         "kotlin.collections.MutableList" | "kotlin.collections.MutableSet" => &[
             "add",
@@ -561,6 +575,272 @@ pub fn known_members(fqn: &str) -> Option<&'static [&'static str]> {
         _ => return None,
     };
     Some(members)
+}
+
+/// The member names an outside type may have, as a superset: a name not listed is
+/// certainly no member, so an extension of the tree of that name is what kotlinc
+/// calls; a listed one is a member that wins over any extension whenever it
+/// applies. `None`: the type's members are not known (an extension on it may be
+/// shadowed by a member the engine does not see).
+pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
+    if let Some(known) = known_members(fqn) {
+        return Some(known);
+    }
+    let members: &[&str] = match fqn {
+        "kotlin.Int" | "kotlin.Long" => INTEGER_MEMBERS,
+        "kotlin.Short" | "kotlin.Byte" | "kotlin.Double" | "kotlin.Float" => NUMBER_MEMBERS,
+        "kotlin.Char" => CHAR_MEMBERS,
+        "kotlin.Boolean" => &[
+            "not",
+            "and",
+            "or",
+            "xor",
+            "compareTo",
+            "equals",
+            "hashCode",
+            "toString",
+        ],
+        "kotlin.String" => STRING_MEMBERS,
+        "java.io.Closeable" | "java.lang.AutoCloseable" | "kotlin.AutoCloseable" => {
+            &["close", "equals", "hashCode", "toString"]
+        }
+        "java.io.Flushable" => &["flush", "equals", "hashCode", "toString"],
+        "java.lang.Cloneable" | "kotlin.Cloneable" => &["clone", "equals", "hashCode", "toString"],
+        "java.io.Serializable" | "java.util.RandomAccess" | "kotlin.collections.RandomAccess" => {
+            &["equals", "hashCode", "toString"]
+        }
+        "java.nio.channels.Channel"
+        | "java.nio.channels.ByteChannel"
+        | "java.nio.channels.ReadableByteChannel"
+        | "java.nio.channels.WritableByteChannel" => &[
+            "read", "write", "isOpen", "close", "equals", "hashCode", "toString",
+        ],
+        "kotlin.CharSequence" => &[
+            "length",
+            "get",
+            "subSequence",
+            "chars",
+            "codePoints",
+            "isEmpty",
+            "charAt",
+            "equals",
+            "hashCode",
+            "toString",
+        ],
+        "kotlin.collections.Iterable"
+        | "kotlin.collections.MutableIterable"
+        | "kotlin.collections.Collection"
+        | "kotlin.collections.MutableCollection"
+        | "kotlin.collections.List"
+        | "kotlin.collections.Set" => COLLECTION_MEMBERS,
+        "kotlin.collections.Map" => MAP_MEMBERS,
+        "kotlin.ByteArray"
+        | "kotlin.CharArray"
+        | "kotlin.IntArray"
+        | "kotlin.LongArray"
+        | "kotlin.ShortArray"
+        | "kotlin.BooleanArray"
+        | "kotlin.DoubleArray"
+        | "kotlin.FloatArray"
+        | "kotlin.Array" => &[
+            "get", "set", "iterator", "clone", "size", "equals", "hashCode", "toString",
+        ],
+        _ => return None,
+    };
+    Some(members)
+}
+
+/// The members of Kotlin's collection interfaces with the JDK's (`stream`,
+/// `removeIf`, `replaceAll`, … are visible on the mapped types), mutable ones
+/// included: a superset.
+const COLLECTION_MEMBERS: &[&str] = &[
+    "iterator",
+    "forEach",
+    "spliterator",
+    "size",
+    "isEmpty",
+    "contains",
+    "containsAll",
+    "stream",
+    "parallelStream",
+    "toArray",
+    "removeIf",
+    "add",
+    "addAll",
+    "remove",
+    "removeAll",
+    "retainAll",
+    "clear",
+    "get",
+    "set",
+    "indexOf",
+    "lastIndexOf",
+    "listIterator",
+    "subList",
+    "removeAt",
+    "replaceAll",
+    "sort",
+    "addFirst",
+    "addLast",
+    "removeFirst",
+    "removeLast",
+    "getFirst",
+    "getLast",
+    "reversed",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
+/// `Map`'s members with the JDK's, mutable ones included: a superset.
+const MAP_MEMBERS: &[&str] = &[
+    "size",
+    "isEmpty",
+    "containsKey",
+    "containsValue",
+    "get",
+    "keys",
+    "values",
+    "entries",
+    "getOrDefault",
+    "forEach",
+    "put",
+    "putAll",
+    "remove",
+    "clear",
+    "putIfAbsent",
+    "replace",
+    "replaceAll",
+    "compute",
+    "computeIfAbsent",
+    "computeIfPresent",
+    "merge",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
+/// The numbers' members: arithmetic, comparison, ranges, conversions.
+const NUMBER_MEMBERS: &[&str] = &[
+    "plus",
+    "minus",
+    "times",
+    "div",
+    "rem",
+    "inc",
+    "dec",
+    "unaryPlus",
+    "unaryMinus",
+    "rangeTo",
+    "rangeUntil",
+    "compareTo",
+    "toByte",
+    "toChar",
+    "toShort",
+    "toInt",
+    "toLong",
+    "toFloat",
+    "toDouble",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
+/// `Int`'s and `Long`'s members: the numbers' and the bitwise infix operations.
+const INTEGER_MEMBERS: &[&str] = &[
+    "plus",
+    "minus",
+    "times",
+    "div",
+    "rem",
+    "inc",
+    "dec",
+    "unaryPlus",
+    "unaryMinus",
+    "rangeTo",
+    "rangeUntil",
+    "compareTo",
+    "toByte",
+    "toChar",
+    "toShort",
+    "toInt",
+    "toLong",
+    "toFloat",
+    "toDouble",
+    "equals",
+    "hashCode",
+    "toString",
+    "and",
+    "or",
+    "xor",
+    "inv",
+    "shl",
+    "shr",
+    "ushr",
+];
+
+const CHAR_MEMBERS: &[&str] = &[
+    "plus",
+    "minus",
+    "inc",
+    "dec",
+    "rangeTo",
+    "rangeUntil",
+    "compareTo",
+    "toByte",
+    "toChar",
+    "toShort",
+    "toInt",
+    "toLong",
+    "toFloat",
+    "toDouble",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
+/// kotlin.String's members. The JDK's `java.lang.String` methods are hidden on the
+/// mapped type (kotlinc binds KotlinPoet's `String.codePointAt` extension, not
+/// `java.lang.String.codePointAt`).
+const STRING_MEMBERS: &[&str] = &[
+    "length",
+    "get",
+    "subSequence",
+    "compareTo",
+    "plus",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
+/// What a standard-library conversion `x.toT()` returns.
+pub fn conversion_result(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "toByte" => "kotlin.Byte",
+        "toShort" => "kotlin.Short",
+        "toInt" => "kotlin.Int",
+        "toLong" => "kotlin.Long",
+        "toFloat" => "kotlin.Float",
+        "toDouble" => "kotlin.Double",
+        "toChar" => "kotlin.Char",
+        _ => return None,
+    })
+}
+
+/// The parameter type of an integer's bitwise infix member (`Int.and(Int)`,
+/// `Long.shl(Int)`): the one member of the name, so an argument of known type
+/// decides whether it applies.
+pub fn integer_operand(fqn: &str, name: &str) -> Option<&'static str> {
+    let own = match fqn {
+        "kotlin.Int" => "kotlin.Int",
+        "kotlin.Long" => "kotlin.Long",
+        _ => return None,
+    };
+    match name {
+        "and" | "or" | "xor" => Some(own),
+        "shl" | "shr" | "ushr" => Some("kotlin.Int"),
+        _ => None,
+    }
 }
 
 /// Members the compiler generates on a data class: reached on the class itself

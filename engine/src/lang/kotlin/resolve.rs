@@ -926,6 +926,9 @@ fn fitting_level(
     if call.has_splat {
         return Some(Decision::Place(Placement::in_tree(here, family)));
     }
+    if platform_overload_beside_actual(cx, call, &here) {
+        return Some(Decision::Refuse(Reason::Ambiguous));
+    }
     let counts: Vec<usize> = here
         .iter()
         .map(|&c| cx.index.decl(c).params.len())
@@ -933,7 +936,7 @@ fn fitting_level(
     let inherited: Vec<Eid> = above
         .iter()
         .flat_map(|&t| callables_of(cx, cx.index.members(t, name)))
-        .filter(|&c| !counts.contains(&cx.index.decl(c).params.len()))
+        .filter(|&c| !here.iter().any(|&h| same_signature(cx, h, c)))
         .collect();
     let mut fit_here = overload::fitting_certain(cx, site.file, call, &here);
     if fit_here.is_empty()
@@ -963,6 +966,57 @@ fn fitting_level(
     }
 }
 
+/// Whether a platform-only overload (no `actual`) fits the call beside an
+/// `actual` member that would fit with its `expect`'s default values: common
+/// code sees only the `expect` (Okio's `createDirectory(dir)` in common code is
+/// `createDirectory(dir, mustCreate = false)`, not the JVM's one-parameter
+/// overload), platform code sees both; the engine does not tell them apart.
+fn platform_overload_beside_actual(cx: &Cx, call: &Call, here: &[Eid]) -> bool {
+    let given = call.args.len() + call.keywords.len();
+    let (actual, platform): (Vec<Eid>, Vec<Eid>) = here
+        .iter()
+        .partition(|&&c| has_modifier(cx.index.decl(c), "actual"));
+    !actual.is_empty()
+        && !overload::fitting(cx, call, &platform).is_empty()
+        && actual.iter().any(|&a| {
+            let d = cx.index.decl(a);
+            given < d.params.len() && !overload::fits_count(d, call)
+        })
+}
+
+/// Whether two functions take the same parameter types (one overrides the
+/// other): same count, and no parameter whose types are both known differs
+/// (`metadataOrNull(Path)` beside an inherited `metadataOrNull(NioPath)` is an
+/// overload, not an override).
+fn same_signature(cx: &Cx, a: Eid, b: Eid) -> bool {
+    let (da, db) = (cx.index.decl(a), cx.index.decl(b));
+    if da.params.len() != db.params.len() {
+        return false;
+    }
+    let (sa, sb) = (Site::of_decl(cx.index, a), Site::of_decl(cx.index, b));
+    da.params.iter().zip(&db.params).all(|(pa, pb)| {
+        let (Some(ta), Some(tb)) = (&pa.ty, &pb.ty) else {
+            return true;
+        };
+        match (ty_of(cx, sa, ta), ty_of(cx, sb, tb)) {
+            (x @ (Ty::Tree(_) | Ty::Outside { .. }), y @ (Ty::Tree(_) | Ty::Outside { .. })) => {
+                same_type_name(&x, &y)
+            }
+            _ => true,
+        }
+    })
+}
+
+/// Two known types name the same class (type arguments aside: a generic
+/// override writes its own type parameters).
+fn same_type_name(a: &Ty, b: &Ty) -> bool {
+    match (a, b) {
+        (Ty::Tree(x), Ty::Tree(y)) => x == y,
+        (Ty::Outside { fqn: x, .. }, Ty::Outside { fqn: y, .. }) => x == y,
+        _ => false,
+    }
+}
+
 /// A call of `name` on a value of a type of the tree: its members, a property
 /// holding a function (invoked: no declaration to name), a visible extension, a
 /// member kotlinc generates.
@@ -980,7 +1034,11 @@ fn on_tree_type(
     if field_type(cx, ty, name).is_some() {
         return Some(Decision::Refuse(Reason::DynamicCallee));
     }
-    if let Some(d) = extension_for(cx, site, &Ty::Tree(ty), name, family) {
+    if let Some(d) = extension_for(cx, site, call, &Ty::Tree(ty), name, family) {
+        // A member inherited from an outside supertype wins over the extension.
+        if outside_base_lists(cx, ty, name) {
+            return Some(Decision::Refuse(Reason::Ambiguous));
+        }
         return Some(d);
     }
     generated_member(cx, ty, name, family)
@@ -1021,7 +1079,14 @@ fn is_component(name: &str) -> bool {
 
 /// The visible extension functions named `name` whose receiver type fits `ty`;
 /// the most specific when several fit.
-fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Option<Decision> {
+fn extension_for(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    ty: &Ty,
+    name: &str,
+    family: Family,
+) -> Option<Decision> {
     let mut fits: Vec<(Eid, u32)> = Vec::new();
     for &e in cx.index.by_name(name) {
         let decl = cx.index.decl(e);
@@ -1048,7 +1113,18 @@ fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Op
             fits.push((e, dist));
         }
     }
+    // Extensions the arguments cannot fill are no candidates (kotlinc skips them).
+    let fillable: Vec<Eid> = overload::fitting_certain(
+        cx,
+        site.file,
+        call,
+        &fits.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+    );
+    fits.retain(|(e, _)| fillable.contains(e));
     let best = fits.iter().map(|(_, d)| *d).min()?;
+    if more_general_fits_instead(cx, site, call, &fits, best) {
+        return Some(Decision::Refuse(Reason::Ambiguous));
+    }
     let chosen: Vec<Eid> = fits
         .iter()
         .filter(|(_, d)| *d == best)
@@ -1059,6 +1135,119 @@ fn extension_for(cx: &Cx, site: Site, ty: &Ty, name: &str, family: Family) -> Op
         return Some(Decision::Refuse(Reason::Ambiguous));
     }
     Some(Decision::Place(Placement::in_tree(chosen, family)))
+}
+
+/// Whether the most specific extensions are contradicted by an argument's
+/// written type while a more general one is not: kotlinc would take the general
+/// one (`BufferedSource.commonSelect(TypedOptions)` over
+/// `Buffer.commonSelect(Options)`), but a name's type may be smart cast where the
+/// engine does not see it, so neither is claimed.
+fn more_general_fits_instead(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    fits: &[(Eid, u32)],
+    best: u32,
+) -> bool {
+    let (nearest, further): (Vec<Eid>, Vec<Eid>) =
+        fits.iter()
+            .fold((Vec::new(), Vec::new()), |(mut n, mut f), &(e, d)| {
+                if d == best {
+                    n.push(e)
+                } else {
+                    f.push(e)
+                }
+                (n, f)
+            });
+    !further.is_empty()
+        && overload::uncontradicted(cx, site.file, call, &nearest).is_empty()
+        && !overload::uncontradicted(cx, site.file, call, &further).is_empty()
+}
+
+/// What an outside type's own members say about a call of `name` on it: kotlinc
+/// takes a member that applies before any extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OutsideMember {
+    /// No member of the name: an extension of the tree is the answer.
+    Absent,
+    /// The member applies: the argument's type is its parameter's.
+    Applies,
+    /// A member of the name may apply.
+    Maybe,
+    /// The type's members are not known: the extension stands (D70).
+    Unknown,
+}
+
+fn outside_member(cx: &Cx, site: Site, call: &Call, fqn: &str, name: &str) -> OutsideMember {
+    let Some(names) = policy::outside_member_names(fqn) else {
+        return OutsideMember::Unknown;
+    };
+    if !names.contains(&name) {
+        return OutsideMember::Absent;
+    }
+    let Some(operand) = policy::integer_operand(fqn, name) else {
+        return OutsideMember::Maybe;
+    };
+    let ([arg], true) = (call.args.as_slice(), call.keywords.is_empty()) else {
+        return OutsideMember::Maybe;
+    };
+    // An integer literal takes a `Long` parameter too.
+    let widens = matches!(arg, ArgShape::Literal(LiteralType::Int)) && operand == "kotlin.Long";
+    match final_value_type(cx, site, arg) {
+        Some(t) if t == operand || widens => OutsideMember::Applies,
+        Some(_) => OutsideMember::Absent,
+        None => OutsideMember::Maybe,
+    }
+}
+
+/// An argument's type when it is a number, a character or a boolean: a literal,
+/// or a value written with such a type (final types: no smart cast makes it
+/// another).
+fn final_value_type(cx: &Cx, site: Site, arg: &ArgShape) -> Option<String> {
+    const FINAL: &[&str] = &[
+        "kotlin.Int",
+        "kotlin.Long",
+        "kotlin.Short",
+        "kotlin.Byte",
+        "kotlin.Char",
+        "kotlin.Boolean",
+        "kotlin.Double",
+        "kotlin.Float",
+    ];
+    match arg_recv(cx, site, arg) {
+        Recv::Value(Ty::Outside { fqn, .. }, _) if FINAL.contains(&fqn.as_str()) => Some(fqn),
+        _ => None,
+    }
+}
+
+/// A call on a value of an outside type: the type's member when it applies, a
+/// visible extension of the tree when no member of the name may, an abstention
+/// when both might; `None` when no extension of the tree fits.
+fn outside_or_extension(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    ty: &Ty,
+    name: &str,
+    family: Family,
+) -> Option<Decision> {
+    let Ty::Outside { fqn, .. } = ty else {
+        return extension_for(cx, site, call, ty, name, family);
+    };
+    let member = outside_member(cx, site, call, fqn, name);
+    if member == OutsideMember::Applies {
+        return Some(foreign(format!("{fqn}.{name}")));
+    }
+    let d = extension_for(cx, site, call, ty, name, family)?;
+    match member {
+        OutsideMember::Absent | OutsideMember::Unknown => Some(d),
+        _ if is_refusal(&d) => Some(d),
+        _ => Some(Decision::Refuse(Reason::Ambiguous)),
+    }
+}
+
+fn is_refusal(d: &Decision) -> bool {
+    matches!(d, Decision::Refuse(_))
 }
 
 /// Whether any Kotlin extension function of the tree has this name.
@@ -1159,12 +1348,21 @@ fn on_recv(cx: &Cx, site: Site, call: &Call, name: &str, recv: Recv) -> Decision
     match recv {
         Recv::Value(Ty::Tree(t), family) => {
             if let Some(d) = on_tree_type(cx, site, call, t, name, family) {
+                if family == Family::WrittenType
+                    && policy::NULLABLE_RECEIVER.contains(&name)
+                    && matches!(&d, Decision::Place(p) if matches!(p.target(), Target::InTree(_)))
+                {
+                    // `x.toString()` on a value written `T?` is the standard
+                    // library's `Any?.toString()`, not T's override; the engine
+                    // does not read `?` (FIXME: nullability of written types).
+                    return Decision::Refuse(Reason::Ambiguous);
+                }
                 return d;
             }
             not_on_tree_type(cx, site, t, name)
         }
         Recv::Value(ty @ Ty::Outside { .. }, family) => {
-            if let Some(d) = extension_for(cx, site, &ty, name, family) {
+            if let Some(d) = outside_or_extension(cx, site, call, &ty, name, family) {
                 return d;
             }
             // An extension of the tree the engine does not see from here (a
@@ -1196,6 +1394,11 @@ fn not_on_tree_type(cx: &Cx, site: Site, ty: Eid, name: &str) -> Decision {
         return builtin(format!("kotlin.{name}"));
     }
     if cx.hierarchy.has_unknown_base(ty) {
+        // An extension of the tree the engine does not see from here (a member
+        // extension imported through a companion) may be what kotlinc calls.
+        if tree_has_extension(cx.index, name) {
+            return Decision::Refuse(Reason::Ambiguous);
+        }
         return foreign(format!("{}.{name}", cx.index.decl(ty).name));
     }
     if let Some(d) = imported_outside(cx, site, name) {
@@ -1378,7 +1581,7 @@ fn through_receivers(
                 }
             }
             Ty::Outside { fqn, .. } => {
-                if let Some(d) = extension_for(cx, site, &r.ty, name, r.family) {
+                if let Some(d) = outside_or_extension(cx, site, call, &r.ty, name, r.family) {
                     return d;
                 }
                 match policy::known_members(fqn) {
@@ -1452,7 +1655,7 @@ fn outside_base_may_declare(cx: &Cx, ty: Eid, name: &str) -> bool {
             match resolve_type(tcx(cx), site, &b.path) {
                 Named::Type(_) => {}
                 Named::Outside { fqn, .. } if fqn == "kotlin.Any" => {}
-                Named::Outside { fqn, .. } => match policy::known_members(&fqn) {
+                Named::Outside { fqn, .. } => match policy::outside_member_names(&fqn) {
                     Some(members) if !members.contains(&name) => {}
                     _ => return true,
                 },
@@ -1461,6 +1664,30 @@ fn outside_base_may_declare(cx: &Cx, ty: Eid, name: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether an outside supertype of a type of the tree is known to have a member
+/// of this name (`class Text : CharSequence` and `length()`): that member shadows
+/// any extension of the tree. Outside bases whose members are not known are not
+/// read as declaring it (D70).
+fn outside_base_lists(cx: &Cx, ty: Eid, name: &str) -> bool {
+    if !cx.hierarchy.has_unknown_base(ty) {
+        return false;
+    }
+    cx.hierarchy.depth_first(ty).into_iter().any(|s| {
+        let site = Site::of_decl(cx.index, s);
+        cx.index
+            .decl(s)
+            .bases
+            .iter()
+            .any(|b| match resolve_type(tcx(cx), site, &b.path) {
+                Named::Outside { fqn, .. } => std::iter::once(fqn.as_str())
+                    .chain(policy::outside_supertypes(&fqn).iter().copied())
+                    .filter(|f| *f != "kotlin.Any")
+                    .any(|f| policy::outside_member_names(f).is_some_and(|m| m.contains(&name))),
+                _ => false,
+            })
+    })
 }
 
 /// A bare call inside a class with an outside base the tree does not answer: the
@@ -1515,6 +1742,8 @@ fn unless_found_further(
 ) -> Decision {
     match through_receivers(cx, site, call, name, outer) {
         Decision::Place(p) if matches!(p.target(), Target::InTree(_)) => Decision::Refuse(reason),
+        // Further out, something of the tree may answer (an abstention there).
+        Decision::Refuse(_) => Decision::Refuse(reason),
         _ => here,
     }
 }
@@ -1541,7 +1770,10 @@ fn top_level(cx: &Cx, site: Site, call: &Call, name: &str) -> Decision {
         let package = path[..path.len() - 1].join(".");
         let found = top_level_named(index, &package, last);
         if !found.is_empty() {
-            return functions_or_construction(cx, site, call, found, Family::Import);
+            if let Some(d) = before_default(cx, site, call, name, found, Family::Import) {
+                return d;
+            }
+            break;
         }
         // `import a.Obj.f`: a member of an object of the tree.
         if let [holder] = index.java_type(&package) {
@@ -1555,20 +1787,82 @@ fn top_level(cx: &Cx, site: Site, call: &Call, name: &str) -> Decision {
         let dotted = path.join(".");
         return outside_via(Via::Import, &dotted, dotted.clone());
     }
+    if let Some(d) = own_package_or_stars(cx, site, call, name) {
+        return d;
+    }
+    top_level_default(cx, site, name)
+}
+
+/// The caller's package, then the tree's star imports (what kotlinc reads
+/// before the default imports).
+fn own_package_or_stars(cx: &Cx, site: Site, call: &Call, name: &str) -> Option<Decision> {
+    let index = cx.index;
+    let file = index.file(site.file);
     let own = top_level_named(index, package_of(file), name);
     if !own.is_empty() {
-        return functions_or_construction(cx, site, call, own, Family::Lexical);
+        if let Some(d) = before_default(cx, site, call, name, own, Family::Lexical) {
+            return Some(d);
+        }
     }
+    for (path, star) in imports(file) {
+        if !star {
+            continue;
+        }
+        let found = top_level_named(index, &path.join("."), name);
+        if !found.is_empty() {
+            if let Some(d) = before_default(cx, site, call, name, found, Family::Import) {
+                return Some(d);
+            }
+        }
+    }
+    None
+}
+
+/// Top-level functions of the tree found before the default imports: when the
+/// standard library has a default-imported function of the name, kotlinc goes
+/// on to it if none of the tree's applies (Okio's `minOf(Long, Int)` beside
+/// `kotlin.comparisons.minOf(Long, Long)`), so the tree's answer needs a
+/// candidate the arguments surely fill; `None` when final argument types rule
+/// every one out (the lookup goes on).
+fn before_default(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    name: &str,
+    found: Vec<Eid>,
+    family: Family,
+) -> Option<Decision> {
+    let shadows_default = policy::DEFAULT_FUNCTIONS.contains(&name)
+        && found.iter().all(|&e| !cx.index.decl(e).kind.is_type());
+    if !shadows_default {
+        return Some(functions_or_construction(cx, site, call, found, family));
+    }
+    if found
+        .iter()
+        .all(|&f| overload::surely_inapplicable(cx, site.file, call, f))
+    {
+        return None;
+    }
+    if found
+        .iter()
+        .any(|&f| overload::surely_applies(cx, site.file, call, f))
+    {
+        return Some(functions_or_construction(cx, site, call, found, family));
+    }
+    Some(Decision::Refuse(Reason::Ambiguous))
+}
+
+/// After the tree's packages: the standard library's default imports, then an
+/// outside star import.
+fn top_level_default(cx: &Cx, site: Site, name: &str) -> Decision {
+    let index = cx.index;
+    let file = index.file(site.file);
     let mut outside_stars = Vec::new();
     for (path, star) in imports(file) {
         if !star {
             continue;
         }
         let dotted = path.join(".");
-        let found = top_level_named(index, &dotted, name);
-        if !found.is_empty() {
-            return functions_or_construction(cx, site, call, found, Family::Import);
-        }
         if !package_in_tree(index, &dotted) && index.java_type(&dotted).is_empty() {
             outside_stars.push(dotted);
         }
@@ -1872,6 +2166,12 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
         }
         _ if name == "toString" => Some(Eval::new(
             Val::ForeignInstance("kotlin.String".into()),
+            Family::ReturnType,
+        )),
+        // The standard library's conversions (members of the numbers and `Char`,
+        // extensions on `String`) all return the type they name.
+        Callee::Member { .. } if policy::conversion_result(name).is_some() => Some(Eval::new(
+            Val::ForeignInstance(policy::conversion_result(name)?.into()),
             Family::ReturnType,
         )),
         Callee::Name(n) if n.chars().next().is_some_and(char::is_uppercase) => {
