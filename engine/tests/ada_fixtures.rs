@@ -30,7 +30,8 @@ fixtures!(
     nested_arguments,
     protected_operations,
     dispatching,
-    calls_in_prefixes
+    calls_in_prefixes,
+    generic_overrides
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

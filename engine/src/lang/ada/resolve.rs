@@ -814,6 +814,37 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
     })
 }
 
+/// The innermost generic unit that encloses a declaration.
+fn enclosing_generic(index: &TreeIndex, eid: Eid) -> Option<Eid> {
+    let file = index.file(eid.file);
+    let mut cur = Some(eid.decl);
+    for _ in 0..=file.decls.len() {
+        let d = cur?;
+        if tagged(&file.decls[d as usize], "generic") {
+            return Some(Eid {
+                file: eid.file,
+                decl: d,
+            });
+        }
+        cur = file.decls[d as usize].parent;
+    }
+    None
+}
+
+/// Whether a parameter type written in a subprogram of generic `g` is certainly a
+/// type `g` itself declares (`Cursor` of a generic list): such a type is no
+/// formal (a formal and a declaration of one region cannot share a name) and no
+/// type of an enclosing unit the formal would hide, so it is read as any type of
+/// the tree. A formal type (declared nowhere the engine reads) is not.
+fn declared_by_generic(index: &TreeIndex, callee: Eid, g: Eid, param_ty: &TypeRef) -> bool {
+    match type_sight(index, callee.file, index.decl(callee).scope, param_ty) {
+        Sight::Tree(types) => types
+            .iter()
+            .all(|&t| enclosing_generic(index, t) == Some(g)),
+        _ => false,
+    }
+}
+
 /// A type name as written: the file and scope it is written in, and the name.
 type Written<'a> = (u32, ScopeIdx, &'a TypeRef);
 
@@ -876,14 +907,16 @@ fn context_refuses(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> 
 /// Whether `over` overrides `inherited` for this call (RM 8.3(9-13)): some
 /// positional argument is an object whose written type is one full type `A` of
 /// the tree, `over`'s parameter there is of type `A`, `inherited`'s of another
-/// type that `A` derives from, and the two profiles are otherwise the same
-/// (names and written types of every other parameter, and the result). The
+/// type that `A` derives from (in a generic, a type the generic declares), and
+/// the two profiles are otherwise the same (names and written types of every
+/// other parameter, and the result). The
 /// inherited subprogram of `A` is then hidden by `over`, so a value of type `A`
 /// reaches `over` only.
 fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: Eid) -> bool {
-    if over == inherited || in_generic(index, over) || in_generic(index, inherited) {
+    if over == inherited || in_generic(index, over) {
         return false;
     }
+    let generic = enclosing_generic(index, inherited);
     let (o, i) = (index.decl(over), index.decl(inherited));
     if o.params.len() != i.params.len() || !same_result(o, i) {
         return false;
@@ -914,6 +947,12 @@ fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: 
             Sight::Tree(types) => types.iter().any(|t| own.contains(t)),
             _ => false,
         };
+        // A parent's operation in a generic (a cursor type derived from a generic
+        // list's `Cursor`) is read when its parameter type is one the generic
+        // declares.
+        if generic.is_some_and(|g| !declared_by_generic(index, inherited, g, i_ty)) {
+            return false;
+        }
         let parent_name = i_ty.last();
         let from_parent = parent_name.is_some_and(|p| {
             Some(p) != ty.last() && derives_from(index, &own, p, true, 0) == Some(true)
