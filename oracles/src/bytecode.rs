@@ -34,7 +34,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::javap::{parameters, ClassFile, Instruction, Invoke, InvokeKind, Method};
-use crate::truth::{TruthSite, TruthTarget};
+use crate::truth::{OracleStamp, Truth, TruthSite, TruthTarget, TRUTH_SCHEMA};
 
 /// How many synthetic methods (bridge → accessor → …) a resolution follows.
 const MAX_FOLLOW: usize = 4;
@@ -350,6 +350,29 @@ fn set_apart(class: &ClassFile, method: &Method) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// A bytecode reading's truth: the sites the classes give (each placed by the
+/// source's words), under the reading's stamp, validated as `origin`.
+pub fn reading_truth(
+    corpus: &str,
+    oracle: OracleStamp,
+    classes: &[ClassFile],
+    declarations: &Declarations,
+    words: &SourceWords,
+    origin: &str,
+) -> Result<Truth, String> {
+    let truth = Truth {
+        schema: TRUTH_SCHEMA.into(),
+        corpus: corpus.into(),
+        oracle,
+        shape: None,
+        sites: sites(classes, declarations, &|f, l, n| words.writes(f, l, n)),
+        references: None,
+        pairs: Vec::new(),
+    };
+    truth.validate(origin).map_err(|e| e.to_string())?;
+    Ok(truth)
 }
 
 /// The truth sites of the tree's classes (those `declarations` places), sorted.

@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::bytecode::{sites, Declarations, SourceWords};
+use crate::bytecode::{reading_truth, Declarations, SourceWords};
 use crate::javac::{absolute_dir, build_helper, java_files, JavacOptions};
 use crate::maven::{resolve_classpath, Coordinates};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::{Outcome, Tool};
-use crate::truth::{OracleStamp, Truth, TRUTH_SCHEMA};
+use crate::truth::{OracleStamp, Truth};
 
 /// The adapter's version: bump it when what the reading says changes (the helper's
 /// text is pinned in oracles/tests/helper_digests.rs).
@@ -134,19 +134,15 @@ impl Oracle for JavacBytecode {
                 ADAPTER_VERSION,
             )
         };
-        let truth = Truth {
-            schema: TRUTH_SCHEMA.into(),
-            corpus: options.corpus_id.into(),
-            oracle: stamp,
-            shape: None,
-            sites: sites(&classes, &declarations, &|f, l, n| words.writes(f, l, n)),
-            references: None,
-            pairs: Vec::new(),
-        };
-        truth
-            .validate("javac-bytecode reading")
-            .map_err(|e| failed(e.to_string()))?;
-        Ok(truth)
+        reading_truth(
+            options.corpus_id,
+            stamp,
+            &classes,
+            &declarations,
+            &words,
+            "javac-bytecode reading",
+        )
+        .map_err(failed)
     }
 }
 

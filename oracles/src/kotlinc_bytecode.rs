@@ -21,14 +21,14 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::bytecode::{sites, Declarations, SourceWords};
+use crate::bytecode::{reading_truth, Declarations, SourceWords};
 use crate::javac_bytecode::{class_files, javap_all};
 use crate::javap::{parameters, ClassFile, Method};
 use crate::kotlin_source::{Placed, PlacedKind, SourceFile};
 use crate::kotlinc::{compile_args, home_of, kotlinc, source_files, Kotlinc, KotlincOptions, HEAP};
 use crate::oracle::{Oracle, OracleOptions};
 use crate::toolchain::Outcome;
-use crate::truth::{ColumnUnit, OracleStamp, Truth, TRUTH_SCHEMA};
+use crate::truth::{ColumnUnit, OracleStamp, Truth};
 
 /// The adapter's version: bump it when what the reading says changes.
 pub const ADAPTER_VERSION: &str = "2";
@@ -91,19 +91,15 @@ impl Oracle for KotlincBytecode {
             column: ColumnUnit::None,
             ..OracleStamp::at_name(TOOL, version, ADAPTER_VERSION)
         };
-        let truth = Truth {
-            schema: TRUTH_SCHEMA.into(),
-            corpus: options.corpus_id.into(),
-            oracle: stamp,
-            shape: None,
-            sites: sites(&classes, &declarations, &|f, l, n| words.writes(f, l, n)),
-            references: None,
-            pairs: Vec::new(),
-        };
-        truth
-            .validate("kotlinc-bytecode reading")
-            .map_err(|e| failed(e.to_string()))?;
-        Ok(truth)
+        reading_truth(
+            options.corpus_id,
+            stamp,
+            &classes,
+            &declarations,
+            &words,
+            "kotlinc-bytecode reading",
+        )
+        .map_err(failed)
     }
 }
 
@@ -302,6 +298,7 @@ fn failed(detail: String) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bytecode::sites;
     use crate::javap::read;
 
     const SOURCE: &str = "package a.b
