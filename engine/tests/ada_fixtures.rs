@@ -31,7 +31,8 @@ fixtures!(
     protected_operations,
     dispatching,
     calls_in_prefixes,
-    generic_overrides
+    generic_overrides,
+    private_views
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

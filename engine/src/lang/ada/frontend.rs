@@ -42,6 +42,7 @@ pub fn extract(
         names: &tree_wide.ada_subprograms,
         composite_types: Default::default(),
         call_at: Default::default(),
+        private_part: false,
     };
     let root = tree.root_node();
     let at = Ctx {
@@ -86,6 +87,9 @@ struct Walker<'s> {
     /// The call each `function_call` node became, by node id: an argument that
     /// is a call is named by its index once the arguments have been walked.
     call_at: crate::fasthash::FastMap<usize, CallIdx>,
+    /// Whether the walk is inside the private part of a package specification
+    /// (after its `private`), where what is declared is invisible to clients.
+    private_part: bool,
 }
 
 /// Where an argument sits in a call: the n-th positional one or the n-th named one.
@@ -501,7 +505,14 @@ impl<'s> Walker<'s> {
         for f in formals {
             self.walk(*f, inner, depth + 1);
         }
-        for child in named_children(node) {
+        let outer_private = self.private_part;
+        for child in children(node) {
+            if !child.is_named() {
+                // A specification's `private` starts its private part (a body
+                // has none; the keyword of `private package` precedes the node).
+                self.private_part |= !body && child.kind().eq_ignore_ascii_case("private");
+                continue;
+            }
             if child.id() == name.id()
                 || child.kind() == "identifier"
                 || child.kind() == "selected_component"
@@ -510,6 +521,7 @@ impl<'s> Walker<'s> {
             }
             self.walk(child, inner, depth + 1);
         }
+        self.private_part = outer_private;
     }
 
     fn tag(&mut self, decl: DeclIdx, tag: &str) {
@@ -757,6 +769,11 @@ impl<'s> Walker<'s> {
             }
         }
         let decl = self.declare(name, DeclKind::Record, cx, node, &tags);
+        if self.private_part && parent.is_some() {
+            // A full view derived in the private part: what it inherits is
+            // visible only where the private part is (RM 7.3.1(3)).
+            self.tag(decl, "private_view");
+        }
         if matches!(
             tags.as_slice(),
             ["type_class:record"] | ["type_class:access"] | ["type_class:access_subprogram"]

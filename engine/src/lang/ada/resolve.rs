@@ -257,7 +257,17 @@ fn members(index: &TreeIndex, pkg: Eid, name: &str) -> Vec<Eid> {
 /// type inherits, and GNAT names the parent's declaration), and whether some
 /// parent is a type the engine cannot follow (outside the tree, or named by a
 /// bare name), so that an inherited subprogram of any name may be visible.
-fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: u32) -> bool {
+/// A type derived in the private part (the full view of a private type)
+/// inherits there, and what it inherits is invisible to a `viewer` unit that
+/// cannot see that private part.
+fn inherited(
+    index: &TreeIndex,
+    viewer: &str,
+    pkg: Eid,
+    name: &str,
+    out: &mut Vec<Eid>,
+    hops: u32,
+) -> bool {
     if hops > MAX_HOPS {
         return true;
     }
@@ -265,6 +275,9 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
     let mut unknown = false;
     for field in &decl.fields {
         let Some(parent) = &field.ty else { continue };
+        if derived_privately(index, pkg, field) && !sees_private_part(index, viewer, pkg) {
+            continue;
+        }
         if parent.path.len() < 2 {
             // `type D is new T`: T is declared here (its primitives are this
             // package's, searched already), in an enclosing unit or an ancestor
@@ -283,7 +296,7 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
                     for p in declaring_packages(index, &types) {
                         if p != pkg && !out.contains(&p) {
                             out.push(p);
-                            unknown |= inherited(index, p, name, out, hops + 1);
+                            unknown |= inherited(index, viewer, p, name, out, hops + 1);
                         }
                     }
                 }
@@ -297,7 +310,7 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
             Pkg::InTree(p) => {
                 if p != pkg && !out.contains(&p) {
                     out.push(p);
-                    unknown |= inherited(index, p, name, out, hops + 1);
+                    unknown |= inherited(index, viewer, p, name, out, hops + 1);
                 }
             }
             // A language-defined package whose types' primitives the language
@@ -311,6 +324,27 @@ fn inherited(index: &TreeIndex, pkg: Eid, name: &str, out: &mut Vec<Eid>, hops: 
         }
     }
     unknown
+}
+
+/// Whether the derived type a package's `field` notes is declared in the
+/// package's private part (the frontend's `private_view`).
+fn derived_privately(index: &TreeIndex, pkg: Eid, field: &crate::facts::Field) -> bool {
+    index.members(pkg, &field.name).iter().any(|&t| {
+        let d = index.decl(t);
+        d.kind == DeclKind::Record && d.line == field.line && tagged(d, "private_view")
+    })
+}
+
+/// Whether code of the library unit `viewer` may see the private part of a
+/// package of the tree: the package's own unit and its descendants may (read
+/// widely: a public child's visible part may not, and keeping a candidate too
+/// many only makes the engine abstain).
+fn sees_private_part(index: &TreeIndex, viewer: &str, pkg: Eid) -> bool {
+    let owner = unit(index.file(pkg.file));
+    viewer == owner
+        || viewer
+            .strip_prefix(owner)
+            .is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// The packages whose declarative regions hold these type declarations (a
@@ -909,7 +943,8 @@ fn context_refuses(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) -> 
 /// the tree, `over`'s parameter there is of type `A`, `inherited`'s of another
 /// type that `A` derives from (in a generic, a type the generic declares), and
 /// the two profiles are otherwise the same (names and written types of every
-/// other parameter, and the result). The
+/// other parameter, and the result, the parent type read as `A` in the
+/// inherited profile). The
 /// inherited subprogram of `A` is then hidden by `over`, so a value of type `A`
 /// reaches `over` only.
 fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: Eid) -> bool {
@@ -918,7 +953,7 @@ fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: 
     }
     let generic = enclosing_generic(index, inherited);
     let (o, i) = (index.decl(over), index.decl(inherited));
-    if o.params.len() != i.params.len() || !same_result(o, i) {
+    if o.params.len() != i.params.len() {
         return false;
     }
     call.args.iter().enumerate().any(|(n, arg)| {
@@ -937,12 +972,23 @@ fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: 
         let (Some(o_ty), Some(i_ty)) = (&op.ty, &ip.ty) else {
             return false;
         };
+        // RM 3.4(18-19): the inherited profile names the derived type wherever the
+        // parent's names the parent type (`Next (Position : Cursor) return Cursor`
+        // inherited by `type C is new L.Cursor` is `Next (Position : C) return C`).
+        let (parent, derived) = (i_ty.last(), ty.last());
+        let substituted = |a: Option<&TypeRef>, b: Option<&TypeRef>| {
+            let (a, b) = (a.and_then(|t| t.last()), b.and_then(|t| t.last()));
+            a == b || (b.is_some() && b == parent && a == derived)
+        };
         let others_same = o
             .params
             .iter()
             .zip(&i.params)
             .enumerate()
-            .all(|(k, (a, b))| k == n || same_param(a, b));
+            .all(|(k, (a, b))| {
+                k == n || (a.name == b.name && substituted(a.ty.as_ref(), b.ty.as_ref()))
+            })
+            && substituted(o.returns.as_ref(), i.returns.as_ref());
         let is_own = match type_sight(index, over.file, o.scope, o_ty) {
             Sight::Tree(types) => types.iter().any(|t| own.contains(t)),
             _ => false,
@@ -959,18 +1005,6 @@ fn overrides(index: &TreeIndex, caller: u32, call: &Call, over: Eid, inherited: 
         });
         others_same && is_own && from_parent
     })
-}
-
-/// Whether two parameters have the same name and written type (by its last
-/// segment).
-fn same_param(a: &Param, b: &Param) -> bool {
-    a.name == b.name && a.ty.as_ref().and_then(|t| t.last()) == b.ty.as_ref().and_then(|t| t.last())
-}
-
-/// Whether two functions return the same written type (by its last segment), or
-/// both are procedures.
-fn same_result(a: &Decl, b: &Decl) -> bool {
-    a.returns.as_ref().and_then(|t| t.last()) == b.returns.as_ref().and_then(|t| t.last())
 }
 
 /// How deep arguments that are calls are read for their result types (`F (G (H
@@ -1527,7 +1561,7 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     let mut parents = Vec::new();
     let mut unknown_parent = false;
     for p in searched {
-        unknown_parent |= inherited(index, p, name, &mut parents, 0);
+        unknown_parent |= inherited(index, unit(index.file(fi)), p, name, &mut parents, 0);
     }
     for p in parents {
         candidates.extend(members(index, p, name));
