@@ -32,7 +32,8 @@ fixtures!(
     dispatching,
     calls_in_prefixes,
     generic_overrides,
-    private_views
+    private_views,
+    qualified_inherited
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

@@ -1646,6 +1646,18 @@ fn qualified_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
                 found.extend(members(index, body, name));
             }
             if found.is_empty() {
+                // `Dummy_Tests.Run`: a type the package derives inherits `Run`,
+                // implicitly declared in the package beside it.
+                let mut parents = Vec::new();
+                if inherited(index, unit(index.file(fi)), p, name, &mut parents, 0) {
+                    return Decision::Refuse(Reason::Refused);
+                }
+                found = parents
+                    .iter()
+                    .flat_map(|&q| members(index, q, name))
+                    .collect();
+            }
+            if found.is_empty() {
                 // The package declares no subprogram so named: a type conversion,
                 // an object's component, an enumeration literal.
                 return Decision::Unresolved;
