@@ -33,7 +33,8 @@ fixtures!(
     calls_in_prefixes,
     generic_overrides,
     private_views,
-    qualified_inherited
+    qualified_inherited,
+    outside_types
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

@@ -67,6 +67,10 @@ fn role(path: &str, subunit: bool) -> &'static str {
     }
 }
 
+/// How deep a record definition is searched for its components (variant
+/// parts nest component lists).
+const MAX_COMPONENT_DEPTH: u32 = 8;
+
 #[derive(Clone, Copy)]
 struct Ctx {
     scope: ScopeIdx,
@@ -794,6 +798,7 @@ impl<'s> Walker<'s> {
                 self.facts.decls[package as usize].fields.push(field);
             }
         }
+        self.record_components(node, decl, cx.scope);
         let scope = self.open_scope(ScopeKind::Class, cx.scope, decl);
         if let Some(definition) =
             named_children(node).find(|c| c.kind() == "access_to_subprogram_definition")
@@ -810,6 +815,63 @@ impl<'s> Walker<'s> {
             if child.id() != name.id() {
                 self.walk(child, inner, depth + 1);
             }
+        }
+    }
+
+    /// A record type's (or record extension's) components with their written
+    /// types, noted as the type's `fields` (`Name : AStrings.Bounded_String`):
+    /// what `X.Name` is when `X`'s type is this one. Type names are read in the
+    /// region the type is declared in (`scope`). Anonymous access components
+    /// name no type and are left out.
+    fn record_components(&mut self, node: Node, decl: DeclIdx, scope: ScopeIdx) {
+        let Some(definition) = named_children(node).find(|c| {
+            matches!(
+                c.kind(),
+                "record_type_definition" | "derived_type_definition"
+            )
+        }) else {
+            return;
+        };
+        let mut stack = vec![(definition, 0u32)];
+        while let Some((n, depth)) = stack.pop() {
+            if n.kind() == "component_declaration" {
+                self.component(n, decl, scope);
+                continue;
+            }
+            if depth < MAX_COMPONENT_DEPTH {
+                stack.extend(named_children(n).map(|c| (c, depth + 1)));
+            }
+        }
+        // The stack pops in reverse: keep the written order.
+        self.facts.decls[decl as usize]
+            .fields
+            .sort_by_key(|f| f.line);
+    }
+
+    fn component(&mut self, node: Node, decl: DeclIdx, scope: ScopeIdx) {
+        let Some(definition) = named_children(node).find(|c| c.kind() == "component_definition")
+        else {
+            return;
+        };
+        if named_children(definition).any(|c| c.kind() == "access_definition") {
+            return;
+        }
+        let Some(ty) = definition
+            .child_by_field_name("subtype_mark")
+            .and_then(|t| dotted(self.src, t))
+        else {
+            return;
+        };
+        for name in named_children(node).filter(|c| c.kind() == "identifier") {
+            let field = crate::facts::Field {
+                name: lower(self.src, name),
+                ty: Some(type_ref(ty.clone())),
+                value: None,
+                line: line_of(name),
+                is_static: false,
+                scope,
+            };
+            self.facts.decls[decl as usize].fields.push(field);
         }
     }
 
@@ -1038,6 +1100,10 @@ impl<'s> Walker<'s> {
             "string_literal" => ArgShape::Literal(LiteralType::Str),
             "character_literal" => ArgShape::Literal(LiteralType::Char),
             "identifier" => ArgShape::Name(lower(self.src, cur)),
+            // `X.C`: an object's component, or an object or literal of a package.
+            "selected_component" => dotted(self.src, cur)
+                .filter(|path| path.len() == 2)
+                .map_or(ArgShape::Unknown, ArgShape::Path),
             "function_call" => self.class_wide_conversion(cur).unwrap_or(ArgShape::Unknown),
             _ => ArgShape::Unknown,
         }

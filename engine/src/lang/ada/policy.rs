@@ -40,6 +40,52 @@ pub fn is_standard_scalar(name: &str) -> bool {
     STANDARD_TYPES.contains(&name)
 }
 
+/// Language-defined types that are each a type of their own (RM 3.5.4, 3.5.7,
+/// 3.6.3, A.1, A.4.4, A.4.5, 9.6, A.10.1), by the package that declares them
+/// (`standard` for `Standard`'s), each with the subtypes that name it
+/// (`Natural` is `Integer`). No type here derives from another, so two of them
+/// that differ are never the type of one parameter: a `Bounded_String`
+/// argument never passes for `String`. A type written `Name` whose package is
+/// not listed here is not known to be distinct from any.
+pub const OUTSIDE_TYPES: &[(&str, &[(&str, &[&str])])] = &[
+    (
+        "standard",
+        &[
+            ("boolean", &[]),
+            ("integer", &["natural", "positive"]),
+            ("float", &[]),
+            ("character", &[]),
+            ("wide_character", &[]),
+            ("wide_wide_character", &[]),
+            ("string", &[]),
+            ("wide_string", &[]),
+            ("wide_wide_string", &[]),
+            ("duration", &[]),
+        ],
+    ),
+    (
+        "ada.strings.bounded.generic_bounded_length",
+        &[("bounded_string", &[])],
+    ),
+    ("ada.strings.unbounded", &[("unbounded_string", &[])]),
+    ("ada.calendar", &[("time", &[])]),
+    ("ada.text_io", &[("file_type", &[]), ("file_mode", &[])]),
+];
+
+/// The distinct language-defined type a package's declaration of `name` (a type
+/// or a subtype of one) denotes: `Some(Some(type))` when listed, `Some(None)`
+/// when the package is listed and declares no type so named, `None` when the
+/// package is not listed (it may declare any).
+pub fn outside_type(package: &str, name: &str) -> Option<Option<&'static str>> {
+    let (_, types) = OUTSIDE_TYPES.iter().find(|(p, _)| *p == package)?;
+    Some(
+        types
+            .iter()
+            .find(|(t, subtypes)| *t == name || subtypes.contains(&name))
+            .map(|(t, _)| *t),
+    )
+}
+
 /// Language-defined packages (lower-cased) and the subprograms they declare that
 /// are primitive operations of their types (RM 7.6, B.2, B.3, 13.7, 13.7.1): what a
 /// type derived from one of their types inherits by name.

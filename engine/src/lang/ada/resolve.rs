@@ -844,8 +844,54 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
                 (callee.file, decl.scope, param_ty),
             )
         }
+        (ArgShape::Path(path), Some(param_ty)) => {
+            let Some((file, scope, arg_ty)) = component_type(index, caller, call.scope, path)
+            else {
+                return false;
+            };
+            never_derives(
+                index,
+                (file, scope, &arg_ty),
+                (callee.file, decl.scope, param_ty),
+            )
+        }
         _ => false,
     })
+}
+
+/// The written type of `X.C` when `X` is an object whose written type is a
+/// record type of the tree declaring a component `C` (every declaration of the
+/// type that has components agrees), with the file and scope the component's
+/// type is written in. None for a package's object (`X` no object), a private
+/// view, or a component the engine does not find.
+fn component_type(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    path: &[String],
+) -> Option<(u32, ScopeIdx, TypeRef)> {
+    let [object, component] = path else {
+        return None;
+    };
+    let (file, at, ty) = object_type(index, fi, scope, object)?;
+    let Sight::Tree(types) = type_sight(index, file, at, &ty) else {
+        return None;
+    };
+    let mut found: Option<(u32, ScopeIdx, TypeRef)> = None;
+    for t in types {
+        let decl = index.decl(t);
+        if decl.fields.is_empty() {
+            continue;
+        }
+        let field = decl.fields.iter().find(|f| &f.name == component)?;
+        let written = (t.file, field.scope, field.ty.clone()?);
+        match &found {
+            Some(prev) if prev.2.path != written.2.path => return None,
+            Some(_) => {}
+            None => found = Some(written),
+        }
+    }
+    found
 }
 
 /// The innermost generic unit that encloses a declaration.
@@ -905,8 +951,53 @@ fn never_derives(index: &TreeIndex, a: Written, p: Written) -> bool {
         }
         // A type outside the tree derives from none of the tree's.
         (Sight::Outside, Sight::Tree(_)) => true,
+        (Sight::Outside, Sight::Outside) => {
+            match (outside_type(index, a), outside_type(index, p)) {
+                (Some(a), Some(p)) => a != p,
+                _ => false,
+            }
+        }
         _ => false,
     }
+}
+
+/// The distinct language-defined type ([`policy::OUTSIDE_TYPES`]) a type name
+/// written outside the tree denotes, as (package, type), when certain: a prefix
+/// names the package (through renamings and instances of the tree: `AStrings.
+/// Bounded_String` of `package AStrings is new Generic_Bounded_Length`); a bare
+/// name is `Standard`'s or the one listed `use`d package's that declares it,
+/// when every package a `use` clause names there is listed (an unlisted one may
+/// declare a type so named) and exactly one of them or `Standard` has it.
+fn outside_type(index: &TreeIndex, ty: Written) -> Option<(String, &'static str)> {
+    let (fi, scope, ty) = ty;
+    let (name, prefix) = ty.path.split_last()?;
+    if !prefix.is_empty() {
+        let Pkg::Outside(unit) = package_path(index, fi, scope, prefix, true, 0) else {
+            return None;
+        };
+        let found = policy::outside_type(&unit, name)??;
+        return Some((unit, found));
+    }
+    let mut found = policy::outside_type("standard", name)
+        .flatten()
+        .map(|t| ("standard".to_string(), t));
+    for pkg in used_packages(index, fi, scope) {
+        let Pkg::Outside(unit) = pkg else {
+            // An in-tree package declares no type so named (the name is
+            // outside), but an unfollowed one might.
+            if matches!(pkg, Pkg::Unknown) {
+                return None;
+            }
+            continue;
+        };
+        if let Some(t) = policy::outside_type(&unit, name)? {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((unit, t));
+        }
+    }
+    found
 }
 
 /// Whether the call's place rules the candidate out (RM 6.4, 8.6): a call
