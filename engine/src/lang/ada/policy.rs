@@ -40,6 +40,9 @@ pub fn is_standard_scalar(name: &str) -> bool {
     STANDARD_TYPES.contains(&name)
 }
 
+/// A language-defined type and the subtypes of it that are named (`Natural`).
+pub type DistinctType = (&'static str, &'static [&'static str]);
+
 /// Language-defined types that are each a type of their own (RM 3.5.4, 3.5.7,
 /// 3.6.3, A.1, A.4.4, A.4.5, 9.6, A.10.1), by the package that declares them
 /// (`standard` for `Standard`'s), each with the subtypes that name it
@@ -47,7 +50,7 @@ pub fn is_standard_scalar(name: &str) -> bool {
 /// that differ are never the type of one parameter: a `Bounded_String`
 /// argument never passes for `String`. A type written `Name` whose package is
 /// not listed here is not known to be distinct from any.
-pub const OUTSIDE_TYPES: &[(&str, &[(&str, &[&str])])] = &[
+pub const OUTSIDE_TYPES: &[(&str, &[DistinctType])] = &[
     (
         "standard",
         &[
