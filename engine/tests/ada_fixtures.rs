@@ -34,7 +34,8 @@ fixtures!(
     generic_overrides,
     private_views,
     qualified_inherited,
-    outside_types
+    outside_types,
+    closed_profiles
 );
 
 /// Registry invariant: every family Ada places with is asserted by a fixture.

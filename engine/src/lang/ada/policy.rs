@@ -427,6 +427,27 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Language-defined packages whose every subprogram takes parameters of
+/// language-defined types only, none class-wide and none a generic formal
+/// (RM A.4.3, A.4.4, A.4.5, A.10.1, 9.6, A.15, A.3.2): a value of a type
+/// the tree declares passes to none of them, so their `use` hides no call
+/// with such an argument.
+pub const CLOSED_PROFILES: &[&str] = &[
+    "ada.strings.fixed",
+    "ada.strings.bounded.generic_bounded_length",
+    "ada.strings.unbounded",
+    "ada.text_io",
+    "ada.calendar",
+    "ada.command_line",
+    "ada.characters.handling",
+];
+
+/// Whether a language-defined package's subprograms take language-defined types
+/// only ([`CLOSED_PROFILES`]).
+pub fn closed_profiles(package: &str) -> bool {
+    CLOSED_PROFILES.contains(&package)
+}
+
 /// The listed subprogram names of a language-defined package, when it is listed.
 fn listed(package: &str) -> Option<&'static [&'static str]> {
     // `Text_IO` is the Ada 83 name of `Ada.Text_IO` (RM J.1).

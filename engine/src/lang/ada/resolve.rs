@@ -1627,11 +1627,15 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     let mut outside_homonym = false;
     let before = candidates.len();
     let used = used_packages(index, fi, call.scope);
+    let tree_typed = has_tree_typed_argument(index, fi, call);
     for pkg in used.iter().cloned() {
         match pkg {
             Pkg::InTree(p) => candidates.extend(members(index, p, name)),
             Pkg::Outside(s) => {
-                outside_homonym |= policy::outside_may_declare(&s, name);
+                // A package whose subprograms take language-defined types only
+                // declares nothing a value of the tree's types passes to.
+                let closed = tree_typed && policy::closed_profiles(&s);
+                outside_homonym |= !closed && policy::outside_may_declare(&s, name);
                 if policy::outside_declares(&s, name) {
                     outside_declarer = outside_declarer.or(Some(s));
                 }
@@ -1685,6 +1689,25 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
         }
         _ => Decision::Refuse(Reason::NoDeclaration),
     }
+}
+
+/// Whether some argument is an object or a record component whose written type
+/// is a full type of the tree (no subtype): a value no language-defined
+/// subprogram with a closed profile takes.
+fn has_tree_typed_argument(index: &TreeIndex, fi: u32, call: &Call) -> bool {
+    call.args
+        .iter()
+        .chain(call.keywords.iter().map(|(_, a)| a))
+        .any(|arg| {
+            let typed = match arg {
+                ArgShape::Name(object) => object_type(index, fi, call.scope, object),
+                ArgShape::Path(path) => component_type(index, fi, call.scope, path),
+                _ => None,
+            };
+            typed.is_some_and(|(file, scope, ty)| {
+                matches!(type_sight(index, file, scope, &ty), Sight::Tree(_))
+            })
+        })
 }
 
 /// The library units the `with` clauses of a file's context name whose last
