@@ -427,6 +427,50 @@ pub const OUTSIDE_SUBPROGRAMS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Language-defined functions (by the symbol the engine places a call of them
+/// at) whose every overload returns one type of [`OUTSIDE_TYPES`] (RM A.4.4,
+/// A.4.5, A.4.3, 9.6, A.15): what a call of one passes as an argument
+/// (`Set_Name (Info, To_Bounded_String (Name))`), as (package, type).
+pub const OUTSIDE_RESULTS: &[(&str, (&str, &str))] = &[
+    (
+        "ada.strings.bounded.generic_bounded_length.to_bounded_string",
+        (
+            "ada.strings.bounded.generic_bounded_length",
+            "bounded_string",
+        ),
+    ),
+    (
+        "ada.strings.bounded.generic_bounded_length.to_string",
+        ("standard", "string"),
+    ),
+    (
+        "ada.strings.bounded.generic_bounded_length.length",
+        ("standard", "integer"),
+    ),
+    (
+        "ada.strings.unbounded.to_unbounded_string",
+        ("ada.strings.unbounded", "unbounded_string"),
+    ),
+    ("ada.strings.unbounded.to_string", ("standard", "string")),
+    ("ada.strings.unbounded.length", ("standard", "integer")),
+    ("ada.strings.fixed.trim", ("standard", "string")),
+    ("ada.strings.fixed.head", ("standard", "string")),
+    ("ada.strings.fixed.tail", ("standard", "string")),
+    ("ada.calendar.clock", ("ada.calendar", "time")),
+    ("ada.command_line.argument", ("standard", "string")),
+    ("ada.command_line.argument_count", ("standard", "integer")),
+    ("ada.command_line.command_name", ("standard", "string")),
+];
+
+/// The language-defined type a call placed at an outside symbol returns, when
+/// listed in [`OUTSIDE_RESULTS`].
+pub fn outside_result(symbol: &str) -> Option<(&'static str, &'static str)> {
+    OUTSIDE_RESULTS
+        .iter()
+        .find(|(s, _)| *s == symbol)
+        .map(|(_, t)| *t)
+}
+
 /// Language-defined packages whose every subprogram takes parameters of
 /// language-defined types only, none class-wide and none a generic formal
 /// (RM A.4.3, A.4.4, A.4.5, A.10.1, 9.6, A.15, A.3.2): a value of a type

@@ -32,7 +32,9 @@ use crate::index::{Eid, TreeIndex};
 use crate::lang::ada::frontend::tagged;
 use crate::lang::ada::policy;
 use crate::resolve::family::{Family, OutsideKind, Reason};
-use crate::resolve::{Cx, Decision, Eval, Hierarchy, LanguageResolver, MayReach, Placement, Rule};
+use crate::resolve::{
+    Cx, Decision, Eval, Hierarchy, LanguageResolver, MayReach, Placement, Rule, Target,
+};
 
 pub struct AdaResolver;
 
@@ -1127,10 +1129,7 @@ fn nested_cannot_pass(cx: &Cx, caller: u32, callee: Eid, call: &Call) -> bool {
             ArgShape::Cast(ty) => never_derives(index, (caller, call.scope, ty), there),
             ArgShape::Call(inner) => match argument_types(cx, caller, *inner) {
                 Some(types) => {
-                    !types.is_empty()
-                        && types
-                            .iter()
-                            .all(|(f, s, t)| never_derives(index, (*f, *s, t), there))
+                    !types.is_empty() && types.iter().all(|t| never_passes(index, t, there))
                 }
                 None => false,
             },
@@ -1139,13 +1138,40 @@ fn nested_cannot_pass(cx: &Cx, caller: u32, callee: Eid, call: &Call) -> bool {
     })
 }
 
-/// The types an argument that is a call may have, each with the file and scope
-/// it is written in: the result types of the functions the call may reach, or
-/// the type a conversion names (a call that reaches nothing, written with one
-/// positional argument, whose name is a full type of the tree or a scalar type
-/// of `Standard`); None when the engine cannot say (an outside or refused
-/// callee, a procedure, too deep).
-fn argument_types(cx: &Cx, fi: u32, inner: CallIdx) -> Option<Vec<(u32, ScopeIdx, TypeRef)>> {
+/// The type of an argument that is a call.
+enum ArgType {
+    /// A type name as written (a tree function's result, a conversion's type).
+    Written(u32, ScopeIdx, TypeRef),
+    /// A language-defined type ([`policy::OUTSIDE_TYPES`]) as (package, type):
+    /// what a listed language-defined function returns.
+    Language(&'static str, &'static str),
+}
+
+/// Whether a value of an argument's type is certainly never one of the
+/// parameter type `there`: [`never_derives`] for a written type; a
+/// language-defined type is no type of the tree, and differs from another
+/// language-defined type.
+fn never_passes(index: &TreeIndex, arg: &ArgType, there: Written) -> bool {
+    match arg {
+        ArgType::Written(f, s, t) => never_derives(index, (*f, *s, t), there),
+        ArgType::Language(package, ty) => match type_sight(index, there.0, there.1, there.2) {
+            Sight::Tree(_) => true,
+            Sight::Outside => {
+                outside_type(index, there).is_some_and(|(p, t)| p != *package || t != *ty)
+            }
+            Sight::Unknown => false,
+        },
+    }
+}
+
+/// The types an argument that is a call may have: the result types of the
+/// functions the call may reach (with the file and scope each is written in),
+/// the type a listed language-defined function returns, or the type a
+/// conversion names (a call that reaches nothing, written with one positional
+/// argument, whose name is a full type of the tree or a scalar type of
+/// `Standard`); None when the engine cannot say (an unlisted outside or a
+/// refused callee, a procedure, too deep).
+fn argument_types(cx: &Cx, fi: u32, inner: CallIdx) -> Option<Vec<ArgType>> {
     let index = cx.index;
     let call = index.file(fi).calls.get(inner as usize)?;
     let depth = NESTED.with(|n| n.get());
@@ -1160,16 +1186,25 @@ fn argument_types(cx: &Cx, fi: u32, inner: CallIdx) -> Option<Vec<(u32, ScopeIdx
     };
     NESTED.with(|n| n.set(depth));
     let reached: Vec<Eid> = match &decision {
-        Decision::Place(placement) => vec![placement.single()?],
+        Decision::Place(placement) => match placement.target() {
+            Target::Outside { symbol, .. } => {
+                let (package, ty) = policy::outside_result(symbol)?;
+                return Some(vec![ArgType::Language(package, ty)]);
+            }
+            Target::InTree(_) => vec![placement.single()?],
+        },
         Decision::MayReach(m) => m.targets().to_vec(),
-        _ => return conversion_type(index, fi, call).map(|t| vec![t]),
+        _ => {
+            return conversion_type(index, fi, call)
+                .map(|(f, s, t)| vec![ArgType::Written(f, s, t)])
+        }
     };
     reached
         .into_iter()
         .map(|e| {
             let decl = index.decl(e);
             let result = decl.returns.as_ref().filter(|_| tagged(decl, "function"))?;
-            Some((e.file, decl.scope, result.clone()))
+            Some(ArgType::Written(e.file, decl.scope, result.clone()))
         })
         .collect()
 }
