@@ -835,30 +835,33 @@ fn object_cannot_pass(index: &TreeIndex, caller: u32, callee: Eid, call: &Call) 
     if in_generic(index, callee) {
         return false;
     }
-    passed(decl, call).any(|(arg, param)| match (arg, &param.ty) {
-        (ArgShape::Name(object), Some(param_ty)) => {
-            let Some((file, scope, arg_ty)) = object_type(index, caller, call.scope, object) else {
-                return false;
-            };
-            never_derives(
-                index,
-                (file, scope, &arg_ty),
-                (callee.file, decl.scope, param_ty),
-            )
-        }
-        (ArgShape::Path(path), Some(param_ty)) => {
-            let Some((file, scope, arg_ty)) = component_type(index, caller, call.scope, path)
-            else {
-                return false;
-            };
-            never_derives(
-                index,
-                (file, scope, &arg_ty),
-                (callee.file, decl.scope, param_ty),
-            )
-        }
-        _ => false,
+    passed(decl, call).any(|(arg, param)| {
+        let (Some(param_ty), Some((file, scope, arg_ty))) =
+            (&param.ty, written_type(index, caller, call.scope, arg))
+        else {
+            return false;
+        };
+        never_derives(
+            index,
+            (file, scope, &arg_ty),
+            (callee.file, decl.scope, param_ty),
+        )
     })
+}
+
+/// The written type of an argument that is an object (`X`) or a record
+/// component (`X.C`), with the file and scope it is written in.
+fn written_type(
+    index: &TreeIndex,
+    fi: u32,
+    scope: ScopeIdx,
+    arg: &ArgShape,
+) -> Option<(u32, ScopeIdx, TypeRef)> {
+    match arg {
+        ArgShape::Name(object) => object_type(index, fi, scope, object),
+        ArgShape::Path(path) => component_type(index, fi, scope, path),
+        _ => None,
+    }
 }
 
 /// The written type of `X.C` when `X` is an object whose written type is a
@@ -1662,14 +1665,16 @@ fn bare_name(cx: &Cx, fi: u32, call: &Call) -> Decision {
     let mut outside_homonym = false;
     let before = candidates.len();
     let used = used_packages(index, fi, call.scope);
-    let tree_typed = has_tree_typed_argument(index, fi, call);
+    // Read only when a `use`d package is outside the tree (most calls have none).
+    let mut tree_typed: Option<bool> = None;
     for pkg in used.iter().cloned() {
         match pkg {
             Pkg::InTree(p) => candidates.extend(members(index, p, name)),
             Pkg::Outside(s) => {
                 // A package whose subprograms take language-defined types only
                 // declares nothing a value of the tree's types passes to.
-                let closed = tree_typed && policy::closed_profiles(&s);
+                let closed = policy::closed_profiles(&s)
+                    && *tree_typed.get_or_insert_with(|| has_tree_typed_argument(index, fi, call));
                 outside_homonym |= !closed && policy::outside_may_declare(&s, name);
                 if policy::outside_declares(&s, name) {
                     outside_declarer = outside_declarer.or(Some(s));
@@ -1734,12 +1739,7 @@ fn has_tree_typed_argument(index: &TreeIndex, fi: u32, call: &Call) -> bool {
         .iter()
         .chain(call.keywords.iter().map(|(_, a)| a))
         .any(|arg| {
-            let typed = match arg {
-                ArgShape::Name(object) => object_type(index, fi, call.scope, object),
-                ArgShape::Path(path) => component_type(index, fi, call.scope, path),
-                _ => None,
-            };
-            typed.is_some_and(|(file, scope, ty)| {
+            written_type(index, fi, call.scope, arg).is_some_and(|(file, scope, ty)| {
                 matches!(type_sight(index, file, scope, &ty), Sight::Tree(_))
             })
         })
