@@ -54,6 +54,7 @@ pub fn second_reading(oracle: &str) -> Option<&'static str> {
         "javac" => Some("javac-bytecode"),
         "kotlinc" => Some("kotlinc-bytecode"),
         "pytrace" => Some("scip-python"),
+        "mcs" => Some("mcs-il"),
         _ => None,
     }
 }
@@ -574,12 +575,13 @@ mod tests {
     #[test]
     fn every_named_second_reading_is_an_adapter() {
         for oracle in [
-            "rustc", "gotypes", "clang", "tsc", "gnat", "javac", "kotlinc", "pytrace",
+            "rustc", "gotypes", "clang", "tsc", "gnat", "javac", "kotlinc", "pytrace", "mcs",
         ] {
             let second = second_reading(oracle).unwrap();
             assert!(oracles::oracle_named(second).is_some(), "{second}");
         }
         assert_eq!(second_reading("pytrace"), Some("scip-python"));
+        assert_eq!(second_reading("mcs"), Some("mcs-il"));
     }
 
     #[test]

@@ -217,53 +217,27 @@ impl Oracle for Mcs {
     }
 
     fn toolchain_version(&self) -> Result<String, Outcome> {
-        // `Mono C# compiler version 6.8.0.105`
-        let line = Tool::locate("mcs")?.version(&["--version"])?;
-        Ok(line.rsplit(' ').next().unwrap_or(&line).to_string())
+        mcs_version()
     }
 
     fn run(&self, corpus_dir: &Path, options: &OracleOptions<'_>) -> Result<Truth, Outcome> {
-        let mcs_options = McsOptions::from_json(options.options).map_err(failed)?;
-        let defines = defines_of(options.build).map_err(failed)?;
+        let compiled = compile_corpus(corpus_dir, options)?;
+        let Compiled {
+            root,
+            version,
+            options: mcs_options,
+            defines,
+            units,
+            files: all_files,
+            ref_dirs,
+            mono_lib,
+        } = compiled;
         let mcs = Tool::locate("mcs")?;
         let mono = Tool::locate("mono")?;
-        let version = self.toolchain_version()?;
-        let mono_lib = mono_lib_dir(&mono)?;
         let cecil = cecil_in_gac(&mono_lib)?;
-        let root = corpus_dir
-            .canonicalize()
-            .map_err(|e| failed(format!("cannot read the root: {e}")))?;
         let work = crate::toolchain::absolute_dir(TOOL, options.work_dir)?;
         let cache = crate::toolchain::absolute_dir(TOOL, &options.cache_dir.join("oracles"))?;
         let helper = build_helper(&mcs, &version, &cecil, &cache.join("mcs"), options.timeout)?;
-
-        let api = framework_dir(&mono_lib, &mcs_options.framework)?;
-        let mut ref_dirs = vec![api.clone(), api.join("Facades")];
-        let mut built: BTreeMap<String, PathBuf> = BTreeMap::new();
-        let mut units = Vec::new();
-        let mut all_files = Vec::new();
-        for unit in &mcs_options.units {
-            let files = unit_files(&root, &unit.sources, &unit.exclude)
-                .map_err(|e| failed(format!("cannot list unit {}: {e}", unit.name)))?;
-            if files.is_empty() {
-                return Err(failed(format!("unit {} has no .cs file", unit.name)));
-            }
-            let list = work.join(format!("{}.sources", unit.name));
-            std::fs::write(&list, files.join("\n") + "\n")
-                .map_err(|e| failed(format!("cannot write the file list: {e}")))?;
-            for package in &unit.packages {
-                ref_dirs.extend(package_dirs(package, options.timeout)?);
-            }
-            let build = Build {
-                framework: &mcs_options.framework,
-                defines: &defines,
-                built: &built,
-            };
-            let output = compile_unit(&mcs, unit, &root, &work, &list, &build, options)?;
-            built.insert(unit.name.clone(), output.clone());
-            units.push((unit.name.clone(), output, list));
-            all_files.extend(files);
-        }
 
         let out = work.join("calls.jsonl");
         let mut run = mono
@@ -276,11 +250,13 @@ impl Oracle for Mcs {
             .arg("--out")
             .arg(&out)
             .timeout(options.timeout);
-        for (name, output, list) in &units {
-            run = run.arg("--unit").arg(name).arg(output).arg(list);
+        for unit in &units {
+            run = run
+                .arg("--unit")
+                .arg(&unit.name)
+                .arg(&unit.assembly)
+                .arg(&unit.list);
         }
-        ref_dirs.sort();
-        ref_dirs.dedup();
         for dir in &ref_dirs {
             run = run.arg("--refdir").arg(dir);
         }
@@ -299,6 +275,97 @@ impl Oracle for Mcs {
             .map(|(truth, _)| truth)
             .map_err(failed)
     }
+}
+
+/// The installed mcs's version (`6.8.0.105`).
+pub(crate) fn mcs_version() -> Result<String, Outcome> {
+    // `Mono C# compiler version 6.8.0.105`
+    let line = Tool::locate("mcs")?.version(&["--version"])?;
+    Ok(line.rsplit(' ').next().unwrap_or(&line).to_string())
+}
+
+/// One compiled unit: its name, assembly (the `.mdb` beside it) and source list.
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledUnit {
+    pub name: String,
+    pub assembly: PathBuf,
+    pub list: PathBuf,
+}
+
+/// A corpus compiled as the mcs oracle compiles it, for both of its readings.
+#[derive(Debug)]
+pub(crate) struct Compiled {
+    pub root: PathBuf,
+    pub version: String,
+    pub options: McsOptions,
+    pub defines: Vec<String>,
+    pub units: Vec<CompiledUnit>,
+    /// Every compiled file, root-relative, in unit order.
+    pub files: Vec<String>,
+    /// The framework's and packages' assembly directories, sorted.
+    pub ref_dirs: Vec<PathBuf>,
+    pub mono_lib: PathBuf,
+}
+
+/// Compiles every unit of the corpus with `mcs -debug` into the work directory, in
+/// build order: the one compile step both mcs readings share.
+pub(crate) fn compile_corpus(
+    corpus_dir: &Path,
+    options: &OracleOptions<'_>,
+) -> Result<Compiled, Outcome> {
+    let mcs_options = McsOptions::from_json(options.options).map_err(failed)?;
+    let defines = defines_of(options.build).map_err(failed)?;
+    let mcs = Tool::locate("mcs")?;
+    let mono = Tool::locate("mono")?;
+    let version = mcs_version()?;
+    let mono_lib = mono_lib_dir(&mono)?;
+    let root = corpus_dir
+        .canonicalize()
+        .map_err(|e| failed(format!("cannot read the root: {e}")))?;
+    let work = crate::toolchain::absolute_dir(TOOL, options.work_dir)?;
+    let api = framework_dir(&mono_lib, &mcs_options.framework)?;
+    let mut ref_dirs = vec![api.clone(), api.join("Facades")];
+    let mut built: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut units = Vec::new();
+    let mut all_files = Vec::new();
+    for unit in &mcs_options.units {
+        let files = unit_files(&root, &unit.sources, &unit.exclude)
+            .map_err(|e| failed(format!("cannot list unit {}: {e}", unit.name)))?;
+        if files.is_empty() {
+            return Err(failed(format!("unit {} has no .cs file", unit.name)));
+        }
+        let list = work.join(format!("{}.sources", unit.name));
+        std::fs::write(&list, files.join("\n") + "\n")
+            .map_err(|e| failed(format!("cannot write the file list: {e}")))?;
+        for package in &unit.packages {
+            ref_dirs.extend(package_dirs(package, options.timeout)?);
+        }
+        let build = Build {
+            framework: &mcs_options.framework,
+            defines: &defines,
+            built: &built,
+        };
+        let output = compile_unit(&mcs, unit, &root, &work, &list, &build, options)?;
+        built.insert(unit.name.clone(), output.clone());
+        units.push(CompiledUnit {
+            name: unit.name.clone(),
+            assembly: output,
+            list,
+        });
+        all_files.extend(files);
+    }
+    ref_dirs.sort();
+    ref_dirs.dedup();
+    Ok(Compiled {
+        root,
+        version,
+        options: mcs_options,
+        defines,
+        units,
+        files: all_files,
+        ref_dirs,
+        mono_lib,
+    })
 }
 
 /// `<prefix>/lib/mono`, from where the `mono` on PATH lives (`/usr/bin/mono`).
@@ -479,7 +546,10 @@ pub fn unit_files(
     Ok(found)
 }
 
-fn read_sources(root: &Path, files: &[String]) -> Result<BTreeMap<String, SourceText>, Outcome> {
+pub(crate) fn read_sources(
+    root: &Path,
+    files: &[String],
+) -> Result<BTreeMap<String, SourceText>, Outcome> {
     files
         .iter()
         .map(|f| {
@@ -535,7 +605,7 @@ fn build_helper(
     Ok(program)
 }
 
-fn failed(detail: String) -> Outcome {
+pub(crate) fn failed(detail: String) -> Outcome {
     Outcome::tool_failed(TOOL, detail)
 }
 

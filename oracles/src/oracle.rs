@@ -63,6 +63,7 @@ pub fn oracle_names() -> &'static [&'static str] {
         "kotlinc",
         "kotlinc-bytecode",
         "mcs",
+        "mcs-il",
         "pytrace",
         "rustc",
         "rustc-ir",
@@ -100,6 +101,8 @@ pub fn oracle_named(name: &str) -> Option<Box<dyn Oracle>> {
         "clang" => Some(Box::new(crate::clang::Clang)),
         "clang-ast" => Some(Box::new(crate::clang_ast::ClangAst)),
         "mcs" => Some(Box::new(crate::mcs::Mcs)),
+        // The assemblies' own reading, mcs's second reading (`harness crosscheck`).
+        "mcs-il" => Some(Box::new(crate::mcs_il::McsIl)),
         _ => None,
     }
 }
