@@ -406,20 +406,23 @@ impl Comparison {
             self.agree,
             self.disagreements.len()
         ));
+        // What the other reading said at each site only one judges; nothing
+        // is printed when there is no such site.
         let tally = |m: &BTreeMap<String, usize>| {
-            m.iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            if m.is_empty() {
+                return String::new();
+            }
+            let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            format!(" (the other: {})", parts.join(", "))
         };
         s.push_str(&format!(
-            "judged by {} only (the other: {}): {}\n",
+            "judged by {} only{}: {}\n",
             first.oracle.name,
             tally(&self.first_only),
             self.first_only.values().sum::<usize>()
         ));
         s.push_str(&format!(
-            "judged by {} only (the other: {}): {}\n",
+            "judged by {} only{}: {}\n",
             second.oracle.name,
             tally(&self.second_only),
             self.second_only.values().sum::<usize>()
