@@ -29,6 +29,7 @@ fixtures!(
     not_calls,
     expect_actual,
     member_beats_extension,
+    outside_overloads,
 );
 
 /// Registry invariant: every family Kotlin places with is asserted by a fixture.

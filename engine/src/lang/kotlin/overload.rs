@@ -5,10 +5,10 @@
 //! contradicts. Kotlin converts no number implicitly, so a literal's type
 //! contradicts every other primitive.
 
-use crate::facts::{ArgShape, Call, Decl, LiteralType, TypeRef};
+use crate::facts::{ArgShape, Call, Decl, DeclKind, LiteralType, TypeRef};
 use crate::index::Eid;
 use crate::lang::kotlin::resolve::{arg_recv, call_site, ty_of, Recv, Ty};
-use crate::lang::kotlin::types::Site;
+use crate::lang::kotlin::types::{has_modifier, Site};
 use crate::resolve::Cx;
 
 /// The one candidate the call fits, or `None` when the arguments do not decide.
@@ -232,14 +232,35 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
                 || (literal_widens(arg) && integer_fqn(p))
         }
         // String and the primitives are final: no class of the tree is one, an
-        // outside base or not.
+        // outside base or not. A type of the tree every base of which is in the
+        // tree is a subtype of no outside type but `Any`.
         (Ty::Tree(a), Ty::Outside { fqn: p, .. }) => {
-            let _ = a;
-            !is_value_fqn(p)
+            !is_value_fqn(p) && (is_top_fqn(p) || may_have_outside_supertypes(cx, *a))
         }
-        (Ty::Outside { fqn: a, .. }, Ty::Tree(_)) => !is_value_fqn(a),
+        // Nor is a value of an outside type other than `Any` one of such a type,
+        // smart cast or not.
+        (Ty::Outside { fqn: a, .. }, Ty::Tree(p)) => {
+            !is_value_fqn(a) && (is_top_fqn(a) || may_have_outside_supertypes(cx, *p))
+        }
         (_, Ty::Foreign) => true,
     }
+}
+
+/// Whether a type of the tree may be a subtype of some type outside it: a base
+/// outside the tree or one not placed (`has_unknown_base`), or the supertypes
+/// the language gives an enum (`Enum`, `Comparable`, `Serializable`) or an
+/// annotation class (`Annotation`) without writing them.
+fn may_have_outside_supertypes(cx: &Cx, ty: Eid) -> bool {
+    let decl = cx.index.decl(ty);
+    cx.hierarchy.has_unknown_base(ty)
+        || decl.kind == DeclKind::Enum
+        || has_modifier(decl, "annotation")
+        || has_modifier(decl, "enum")
+}
+
+/// The type every class is a subtype of.
+fn is_top_fqn(fqn: &str) -> bool {
+    matches!(fqn, "kotlin.Any" | "java.lang.Object")
 }
 
 /// An integer literal takes the expected integer type (`val x: Long = 1`).
