@@ -228,7 +228,9 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
             a == p
                 || p == "kotlin.Any"
                 || crate::lang::kotlin::policy::outside_supertypes(a).contains(&p.as_str())
-                || !(is_value_fqn(a) || is_value_fqn(p))
+                || !(is_value_fqn(a)
+                    || is_value_fqn(p)
+                    || crate::lang::kotlin::policy::unrelated_outside_classes(a, p))
                 || (literal_widens(arg) && integer_fqn(p))
         }
         // String and the primitives are final: no class of the tree is one, an

@@ -917,3 +917,35 @@ pub fn outside_supertypes(fqn: &str) -> &'static [&'static str] {
         _ => &["kotlin.Any"],
     }
 }
+
+/// Outside classes (not interfaces) the corpora pass, each with the classes it
+/// extends, itself first: a class has one superclass, so a value of one of them
+/// is a value of another only when one's chain holds the other, smart cast or
+/// not (Kotlin refuses `is` between unrelated classes).
+pub fn outside_class_chain(fqn: &str) -> Option<&'static [&'static str]> {
+    Some(match fqn {
+        "java.io.Reader" => &["java.io.Reader"],
+        "java.io.InputStream" => &["java.io.InputStream"],
+        "java.io.Writer" => &["java.io.Writer"],
+        "java.io.OutputStream" => &["java.io.OutputStream"],
+        "java.io.File" => &["java.io.File"],
+        "java.io.StringReader" => &["java.io.StringReader", "java.io.Reader"],
+        "java.io.InputStreamReader" => &["java.io.InputStreamReader", "java.io.Reader"],
+        "java.io.FileReader" => &[
+            "java.io.FileReader",
+            "java.io.InputStreamReader",
+            "java.io.Reader",
+        ],
+        "java.io.FileInputStream" => &["java.io.FileInputStream", "java.io.InputStream"],
+        "kotlin.text.StringBuilder" | "java.lang.StringBuilder" => &["kotlin.text.StringBuilder"],
+        _ => return None,
+    })
+}
+
+/// Whether two listed outside classes are unrelated: neither extends the other.
+pub fn unrelated_outside_classes(a: &str, b: &str) -> bool {
+    match (outside_class_chain(a), outside_class_chain(b)) {
+        (Some(ca), Some(cb)) => !ca.contains(&cb[0]) && !cb.contains(&ca[0]),
+        _ => false,
+    }
+}
