@@ -257,7 +257,6 @@ fn may_have_outside_supertypes(cx: &Cx, ty: Eid) -> bool {
     cx.hierarchy.has_unknown_base(ty)
         || decl.kind == DeclKind::Enum
         || has_modifier(decl, "annotation")
-        || has_modifier(decl, "enum")
 }
 
 /// The type every class is a subtype of.
