@@ -30,6 +30,7 @@ fixtures!(
     expect_actual,
     member_beats_extension,
     outside_overloads,
+    hidden,
 );
 
 /// Registry invariant: every family Kotlin places with is asserted by a fixture.

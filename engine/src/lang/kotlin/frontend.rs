@@ -12,7 +12,8 @@
 //!   `constructor` keyword), lambdas and anonymous functions (`Lambda`, with
 //!   `argument_of`), object literals and enum entries with bodies (`Class`).
 //!   Modifiers are one-segment decorators (`private`, `data`, `operator`, …);
-//!   annotations are `["@", name…]`.
+//!   annotations are `["@", name…]`; `@Deprecated(level = HIDDEN)` adds the
+//!   one-segment [`HIDDEN`] beside its annotation.
 //! - Properties are fields of their class (constructor `val`/`var` parameters
 //!   included) or bindings of their scope (top-level and local), typed by their
 //!   annotation or their initialiser; a property read is never a call.
@@ -32,6 +33,7 @@ use crate::facts::{
 };
 use crate::lang::classes::{self, FactsWalk};
 use crate::lang::core::{push_call, wrote, CallSite, LangShape, Shape, MAX_DEPTH};
+use crate::lang::kotlin::types::HIDDEN;
 use crate::lang::syntax::{children, column_of, line_of, named_children, ErrorCount};
 use crate::lang::Language;
 
@@ -333,10 +335,17 @@ impl<'s> Extractor<'s> {
                             .map(|c| self.text(c).to_string()),
                     );
                 }
+                let deprecated = path.last().is_some_and(|n| n == "Deprecated");
                 out.push(Decorator {
                     path,
                     called: false,
                 });
+                if deprecated && self.hides(m) {
+                    out.push(Decorator {
+                        path: vec![HIDDEN.to_string()],
+                        called: false,
+                    });
+                }
             } else {
                 out.push(Decorator {
                     path: vec![self.text(m).to_string()],
@@ -345,6 +354,47 @@ impl<'s> Extractor<'s> {
             }
         }
         out
+    }
+
+    /// Whether a `@Deprecated(…)` annotation's level is `HIDDEN` (named `level =`,
+    /// or third by position after the message and `replaceWith`): such a
+    /// declaration is invisible to resolution, though it stays in the tree.
+    fn hides(&self, annotation: Node) -> bool {
+        let Some(args) = named_children(annotation)
+            .find(|c| c.kind() == "constructor_invocation")
+            .and_then(|c| named_children(c).find(|a| a.kind() == "value_arguments"))
+        else {
+            return false;
+        };
+        let mut position = 0;
+        for arg in named_children(args).filter(|a| a.kind() == "value_argument") {
+            let parts: Vec<Node> = named_children(arg).collect();
+            let named = children(arg).any(|c| c.kind() == "=");
+            let (is_level, value) = match parts.as_slice() {
+                [name, value] if named => (self.text(*name) == "level", *value),
+                [value] if !named => {
+                    position += 1;
+                    (position == 3, *value)
+                }
+                _ => continue,
+            };
+            if is_level {
+                return self.last_identifier(value) == Some("HIDDEN");
+            }
+        }
+        false
+    }
+
+    /// The name a value ends with: `HIDDEN`, `DeprecationLevel.HIDDEN`.
+    fn last_identifier(&self, value: Node) -> Option<&str> {
+        match value.kind() {
+            "identifier" => Some(self.text(value)),
+            "navigation_expression" => named_children(value)
+                .last()
+                .filter(|n| n.kind() == "identifier")
+                .map(|n| self.text(n)),
+            _ => None,
+        }
     }
 
     fn type_declaration(&mut self, node: Node, depth: u32) {

@@ -8,7 +8,7 @@
 use crate::facts::{ArgShape, Call, Decl, DeclKind, LiteralType, TypeRef};
 use crate::index::Eid;
 use crate::lang::kotlin::resolve::{arg_recv, call_site, ty_of, Recv, Ty};
-use crate::lang::kotlin::types::{has_modifier, Site};
+use crate::lang::kotlin::types::{has_modifier, is_hidden, Site};
 use crate::resolve::Cx;
 
 /// The one candidate the call fits, or `None` when the arguments do not decide.
@@ -30,12 +30,16 @@ pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> 
 }
 
 /// The candidates whose parameters the call's arguments can fill by count and by
-/// name (all of them when a spread makes the count unknowable).
+/// name (all of them when a spread makes the count unknowable), hidden ones
+/// left out.
 pub fn fitting(cx: &Cx, call: &Call, candidates: &[Eid]) -> Vec<Eid> {
     candidates
         .iter()
         .copied()
-        .filter(|&c| call.has_splat || fits_count(cx.index.decl(c), call))
+        .filter(|&c| {
+            let decl = cx.index.decl(c);
+            !is_hidden(decl) && (call.has_splat || fits_count(decl, call))
+        })
         .collect()
 }
 
@@ -87,7 +91,7 @@ fn tree_mismatch(cx: &Cx, site: Site, call: &Call, candidate: Eid) -> bool {
 /// an integer literal for a `Long`, a lambda for a function type).
 pub fn surely_applies(cx: &Cx, file: u32, call: &Call, candidate: Eid) -> bool {
     let decl = cx.index.decl(candidate);
-    if call.has_splat || !call.keywords.is_empty() || !fits_count(decl, call) {
+    if call.has_splat || !call.keywords.is_empty() || is_hidden(decl) || !fits_count(decl, call) {
         return false;
     }
     let site = call_site(file, call);
@@ -123,10 +127,14 @@ pub fn surely_applies(cx: &Cx, file: u32, call: &Call, candidate: Eid) -> bool {
 /// value of a number, character, boolean or string type: no smart cast makes it
 /// another), or the arguments do not fill it.
 pub fn surely_inapplicable(cx: &Cx, file: u32, call: &Call, candidate: Eid) -> bool {
+    let decl = cx.index.decl(candidate);
+    if is_hidden(decl) {
+        return true;
+    }
     if call.has_splat {
         return false;
     }
-    if !fits_count(cx.index.decl(candidate), call) {
+    if !fits_count(decl, call) {
         return true;
     }
     let site = call_site(file, call);

@@ -367,6 +367,16 @@ pub fn enclosing_types(index: &TreeIndex, file: u32, decl: Option<DeclIdx>) -> V
     out
 }
 
+/// The decorator the frontend adds to a declaration `@Deprecated(level = HIDDEN)`:
+/// no keyword, so no modifier is spelled so.
+pub const HIDDEN: &str = "<hidden>";
+
+/// Whether a declaration is deprecated with level `HIDDEN`: kotlinc resolves no
+/// call to it (it stays in the binary for old callers), so it is no candidate.
+pub fn is_hidden(decl: &crate::facts::Decl) -> bool {
+    has_modifier(decl, HIDDEN)
+}
+
 /// Whether a declaration carries a keyword modifier (`private`, `companion`, …).
 pub fn has_modifier(decl: &crate::facts::Decl, word: &str) -> bool {
     decl.decorators
