@@ -210,4 +210,8 @@ pub struct MissesArgs {
     /// Print JSON (schema misses/1) instead of markdown.
     #[arg(long)]
     pub json: bool,
+    /// Show this many examples of each shape (every site of the shape when it
+    /// has no more).
+    #[arg(long, value_name = "N", default_value_t = crate::misses::EXAMPLES_PER_SHAPE)]
+    pub examples: usize,
 }

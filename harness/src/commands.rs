@@ -562,7 +562,7 @@ fn misses_command(
     for unit in &units {
         corpora.push(misses_of_unit(unit, &sources, &setup, &engine, progress)?);
     }
-    let misses = crate::misses::group(corpora);
+    let misses = crate::misses::group(corpora, args.examples);
     let text = if args.json {
         crate::misses::to_json(&misses)
     } else {

@@ -25,7 +25,7 @@ use crate::tables::{cell, header, language_family};
 /// The schema string of `harness misses --json`.
 pub const MISSES_SCHEMA: &str = "misses/1";
 
-/// Examples shown per shape.
+/// Examples shown per shape unless `--examples` says otherwise.
 pub const EXAMPLES_PER_SHAPE: usize = 3;
 
 /// A source line longer than this is cut (at a character boundary) in examples.
@@ -380,7 +380,7 @@ fn oracle_answer(site: &TruthSite, declared: &Declared<'_>) -> String {
 
 /// Groups the corpora's sites by language and shape; examples are read from each
 /// corpus's tree.
-pub fn group(corpora: Vec<CorpusMisses>) -> Misses {
+pub fn group(corpora: Vec<CorpusMisses>, examples: usize) -> Misses {
     let mut corpora = corpora;
     corpora.sort_by(|a, b| a.line.id.cmp(&b.line.id));
     let mut by_language: BTreeMap<String, Vec<&CorpusMisses>> = BTreeMap::new();
@@ -393,7 +393,7 @@ pub fn group(corpora: Vec<CorpusMisses>) -> Misses {
     let mut sources = SourceLines::default();
     let languages = by_language
         .into_iter()
-        .map(|(language, members)| language_shapes(language, &members, &mut sources))
+        .map(|(language, members)| language_shapes(language, &members, examples, &mut sources))
         .collect();
     Misses {
         schema: MISSES_SCHEMA,
@@ -405,6 +405,7 @@ pub fn group(corpora: Vec<CorpusMisses>) -> Misses {
 fn language_shapes(
     language: String,
     members: &[&CorpusMisses],
+    examples: usize,
     sources: &mut SourceLines,
 ) -> LanguageShapes {
     let mut shapes: BTreeMap<&Shape, Vec<(&CorpusMisses, &MissSite)>> = BTreeMap::new();
@@ -415,7 +416,7 @@ fn language_shapes(
     }
     let mut lines: Vec<ShapeLine> = shapes
         .into_iter()
-        .map(|(shape, sites)| shape_line(shape, &sites, sources))
+        .map(|(shape, sites)| shape_line(shape, &sites, examples, sources))
         .collect();
     // Largest first; equal counts in shape order, so the table is deterministic.
     lines.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.shape.cmp(&b.shape)));
@@ -429,6 +430,7 @@ fn language_shapes(
 fn shape_line(
     shape: &Shape,
     sites: &[(&CorpusMisses, &MissSite)],
+    examples: usize,
     sources: &mut SourceLines,
 ) -> ShapeLine {
     let mut per_corpus: BTreeMap<String, CorpusCount> = BTreeMap::new();
@@ -443,7 +445,7 @@ fn shape_line(
         let judged = corpus.judged.get(&site.truth).copied().unwrap_or(0);
         entry.share = (judged > 0).then(|| round6(entry.count as f64 / judged as f64));
     }
-    let examples = choose_examples(sites)
+    let examples = choose_examples(sites, examples)
         .into_iter()
         .map(|(corpus, site)| Example {
             corpus: corpus.line.id.clone(),
@@ -466,10 +468,11 @@ fn round6(value: f64) -> f64 {
     (value * 1e6).round() / 1e6
 }
 
-/// Three examples, taken in turn from each corpus (in id order) so a shape that
+/// `limit` examples, taken in turn from each corpus (in id order) so a shape that
 /// several corpora share shows several; within a corpus, in site order.
 pub fn choose_examples<'a>(
     sites: &[(&'a CorpusMisses, &'a MissSite)],
+    limit: usize,
 ) -> Vec<(&'a CorpusMisses, &'a MissSite)> {
     let mut per_corpus: BTreeMap<&str, Vec<(&'a CorpusMisses, &'a MissSite)>> = BTreeMap::new();
     for &(corpus, site) in sites {
@@ -485,7 +488,7 @@ pub fn choose_examples<'a>(
     for round in 0.. {
         let before = chosen.len();
         for list in per_corpus.values() {
-            if chosen.len() == EXAMPLES_PER_SHAPE {
+            if chosen.len() == limit {
                 return chosen;
             }
             if let Some(&pick) = list.get(round) {
@@ -732,10 +735,13 @@ mod tests {
     fn sites_are_grouped_by_shape_with_counts_and_shares_per_corpus() {
         let (one, _d1) = corpus("one", &[1, 2, 3]);
         let (two, _d2) = corpus("two", &[4, 5]);
-        let misses = group(vec![
-            collect("two", "python", &two),
-            collect("one", "python", &one),
-        ]);
+        let misses = group(
+            vec![
+                collect("two", "python", &two),
+                collect("one", "python", &one),
+            ],
+            EXAMPLES_PER_SHAPE,
+        );
         let ids: Vec<&str> = misses.corpora.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["one", "two"]);
         // one: 3 declined + wrong + right + missed in-tree; the outside call declined.
@@ -788,10 +794,13 @@ mod tests {
     fn examples_alternate_between_corpora_in_site_order_with_their_source_lines() {
         let (one, _d1) = corpus("one", &[3, 1, 2]);
         let (two, _d2) = corpus("two", &[5, 4]);
-        let misses = group(vec![
-            collect("one", "python", &one),
-            collect("two", "python", &two),
-        ]);
+        let misses = group(
+            vec![
+                collect("one", "python", &one),
+                collect("two", "python", &two),
+            ],
+            EXAMPLES_PER_SHAPE,
+        );
         let examples = &misses.languages[0].shapes[0].examples;
         let picked: Vec<(&str, u32, &str)> = examples
             .iter()
@@ -817,17 +826,38 @@ mod tests {
     }
 
     #[test]
+    fn a_larger_example_count_shows_every_site_of_a_shape_and_no_more() {
+        let (one, _d1) = corpus("one", &[3, 1, 2]);
+        let (two, _d2) = corpus("two", &[5, 4]);
+        let lines = |limit| {
+            let misses = group(
+                vec![
+                    collect("one", "python", &one),
+                    collect("two", "python", &two),
+                ],
+                limit,
+            );
+            let shape = &misses.languages[0].shapes[0];
+            let lines: Vec<u32> = shape.examples.iter().map(|e| e.line).collect();
+            (shape.total, lines)
+        };
+        assert_eq!(lines(100), (5, vec![1, 4, 2, 5, 3]));
+        assert_eq!(lines(1), (5, vec![1]));
+        assert_eq!(lines(0), (5, vec![]));
+    }
+
+    #[test]
     fn the_output_does_not_depend_on_the_order_corpora_come_in() {
         let (one, _d1) = corpus("one", &[1, 2, 3]);
         let (two, _d2) = corpus("two", &[4, 5]);
-        let a = group(vec![
-            collect("one", "python", &one),
-            collect("two", "tsx", &two),
-        ]);
-        let b = group(vec![
-            collect("two", "tsx", &two),
-            collect("one", "python", &one),
-        ]);
+        let a = group(
+            vec![collect("one", "python", &one), collect("two", "tsx", &two)],
+            EXAMPLES_PER_SHAPE,
+        );
+        let b = group(
+            vec![collect("two", "tsx", &two), collect("one", "python", &one)],
+            EXAMPLES_PER_SHAPE,
+        );
         assert_eq!(render_markdown(&a), render_markdown(&b));
         assert_eq!(to_json(&a), to_json(&b));
         // TSX is summarised as TypeScript.
@@ -843,7 +873,10 @@ mod tests {
 
     #[test]
     fn a_corpus_without_sites_is_listed_with_why() {
-        let misses = group(vec![without_sites("micro", "python", "pairs only".into())]);
+        let misses = group(
+            vec![without_sites("micro", "python", "pairs only".into())],
+            EXAMPLES_PER_SHAPE,
+        );
         assert_eq!(misses.corpora[0].outcome.as_deref(), Some("pairs only"));
         assert!(misses.languages.is_empty());
         assert!(render_markdown(&misses).contains("| micro | python | 0 | 0 | 0 | pairs only |"));

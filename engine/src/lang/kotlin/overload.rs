@@ -7,6 +7,7 @@
 
 use crate::facts::{ArgShape, Call, Decl, DeclKind, LiteralType, TypeRef};
 use crate::index::Eid;
+use crate::lang::kotlin::policy;
 use crate::lang::kotlin::resolve::{arg_recv, call_site, ty_of, Recv, Ty};
 use crate::lang::kotlin::types::{has_modifier, is_hidden, Site};
 use crate::resolve::Cx;
@@ -229,9 +230,7 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
     }
     match (&aty, &pty) {
         (_, Ty::Unknown) | (Ty::Unknown | Ty::Foreign, _) => true,
-        (Ty::Tree(a), Ty::Tree(p)) => {
-            cx.hierarchy.is_subtype(*a, *p) || cx.hierarchy.has_unknown_base(*a)
-        }
+        (Ty::Tree(a), Ty::Tree(p)) => may_extend_tree(cx, *a, *p),
         (Ty::Outside { fqn: a, .. }, Ty::Outside { fqn: p, .. }) => {
             a == p
                 || p == "kotlin.Any"
@@ -244,27 +243,99 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
         // String and the primitives are final: no class of the tree is one, an
         // outside base or not. A type of the tree every base of which is in the
         // tree is a subtype of no outside type but `Any`.
+        // When its outside bases are all listed, it is a subtype of them, of
+        // their supertypes and of no other outside type.
         (Ty::Tree(a), Ty::Outside { fqn: p, .. }) => {
-            !is_value_fqn(p) && (is_top_fqn(p) || may_have_outside_supertypes(cx, *a))
+            !is_value_fqn(p) && (is_top_fqn(p) || may_extend_outside(cx, *a, p))
         }
         // Nor is a value of an outside type other than `Any` one of such a type,
-        // smart cast or not.
+        // smart cast or not, unless the tree type is a subtype of it.
         (Ty::Outside { fqn: a, .. }, Ty::Tree(p)) => {
-            !is_value_fqn(a) && (is_top_fqn(a) || may_have_outside_supertypes(cx, *p))
+            !is_value_fqn(a) && (is_top_fqn(a) || may_extend_outside(cx, *p, a))
         }
         (_, Ty::Foreign) => true,
     }
 }
 
-/// Whether a type of the tree may be a subtype of some type outside it: a base
-/// outside the tree or one not placed (`has_unknown_base`), or the supertypes
-/// the language gives an enum (`Enum`, `Comparable`, `Serializable`) or an
-/// annotation class (`Annotation`) without writing them.
-fn may_have_outside_supertypes(cx: &Cx, ty: Eid) -> bool {
-    let decl = cx.index.decl(ty);
-    cx.hierarchy.has_unknown_base(ty)
-        || decl.kind == DeclKind::Enum
-        || has_modifier(decl, "annotation")
+/// An enum (`Enum`, `Comparable`, `Serializable`) and an annotation class
+/// (`Annotation`) have outside supertypes they do not write.
+fn has_implicit_supertypes(decl: &Decl) -> bool {
+    decl.kind == DeclKind::Enum || has_modifier(decl, "annotation")
+}
+
+/// Whether a type of the tree may be a subtype of the outside type `fqn`: its
+/// outside supertypes are not all known, or `fqn` is one of them.
+fn may_extend_outside(cx: &Cx, ty: Eid, fqn: &str) -> bool {
+    match supertypes_above(cx, ty) {
+        Above::Known(outside) => outside.contains(&policy::kotlin_name(fqn)),
+        Above::OutsideUnlisted | Above::Unplaced => true,
+    }
+}
+
+/// Whether a type of the tree may be a subtype of another: the hierarchy says
+/// so, or a base up its chain is not placed (it may be that type). A base placed
+/// outside the tree extends no type of it.
+fn may_extend_tree(cx: &Cx, ty: Eid, of: Eid) -> bool {
+    cx.hierarchy.is_subtype(ty, of) || matches!(supertypes_above(cx, ty), Above::Unplaced)
+}
+
+/// What is known of the supertypes of a type of the tree.
+enum Above {
+    /// Every base up the chain is placed, and every outside one is listed
+    /// (`policy::closed_supertypes`): these are all its outside supertypes, by
+    /// Kotlin's name, `Any` among them.
+    Known(Vec<&'static str>),
+    /// Every base is placed, some outside base is not listed (or the language
+    /// gives the type supertypes it does not write: an enum, an annotation class).
+    OutsideUnlisted,
+    /// Some base is not placed, or the chain is longer than the walk follows.
+    Unplaced,
+}
+
+/// At most this many types of the tree are walked for one type's supertypes.
+const MAX_SUPERTYPE_WALK: usize = 64;
+
+/// The bases a type of the tree and its bases in the tree write, walked once
+/// each.
+fn supertypes_above(cx: &Cx, ty: Eid) -> Above {
+    let mut outside = vec!["kotlin.Any"];
+    let mut unlisted = false;
+    let mut seen = vec![ty];
+    let mut pending = vec![ty];
+    while let Some(t) = pending.pop() {
+        if cx.hierarchy.order_was_cut(t) {
+            return Above::Unplaced;
+        }
+        unlisted |= has_implicit_supertypes(cx.index.decl(t));
+        let site = Site::of_decl(cx.index, t);
+        for base in &cx.index.decl(t).bases {
+            match ty_of(cx, site, base) {
+                Ty::Tree(b) if !seen.contains(&b) => {
+                    if seen.len() == MAX_SUPERTYPE_WALK {
+                        return Above::Unplaced;
+                    }
+                    seen.push(b);
+                    pending.push(b);
+                }
+                Ty::Tree(_) => {}
+                Ty::Outside { fqn, .. } => {
+                    match policy::closed_supertypes(policy::kotlin_name(&fqn)) {
+                        Some((listed, above)) => {
+                            outside.push(listed);
+                            outside.extend_from_slice(above);
+                        }
+                        None => unlisted = true,
+                    }
+                }
+                Ty::Foreign | Ty::Unknown => return Above::Unplaced,
+            }
+        }
+    }
+    if unlisted {
+        Above::OutsideUnlisted
+    } else {
+        Above::Known(outside)
+    }
 }
 
 /// The type every class is a subtype of.
