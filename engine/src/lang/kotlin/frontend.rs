@@ -79,6 +79,8 @@ pub enum KExt {
     LabeledThis(String),
     /// `x as T`: a value of type T.
     Cast(TypeRef),
+    /// `T::class`, `x::class`: a value of type `KClass`.
+    ClassLiteral,
 }
 
 impl LangShape for KExt {
@@ -89,7 +91,7 @@ impl LangShape for KExt {
             // The static type of `(x as T)` is T: member lookup reads it like a
             // value constructed as T.
             KExt::Cast(t) => Receiver::New(t),
-            KExt::Lambda(_) => Receiver::Unknown,
+            KExt::Lambda(_) | KExt::ClassLiteral => Receiver::Unknown,
         }
     }
 
@@ -97,6 +99,7 @@ impl LangShape for KExt {
         match self {
             KExt::Lambda(d) => ArgShape::Function(d),
             KExt::Cast(t) => ArgShape::Cast(t),
+            KExt::ClassLiteral => ArgShape::ClassLiteral,
             _ => ArgShape::Unknown,
         }
     }
@@ -1498,10 +1501,14 @@ impl<'s> Extractor<'s> {
     fn navigation(&mut self, node: Node, depth: u32) -> KShape {
         if navigation_operator(node) == Some("::") {
             let (receiver, name) = self.navigation_parts(node, depth);
-            if let Some(name) = name {
-                self.reference(node, receiver.receiver(), name);
-            }
-            return Shape::Unknown;
+            let Some(name) = name else {
+                return Shape::Unknown;
+            };
+            self.reference(node, receiver.receiver(), name);
+            return match self.text(name) {
+                "class" => Shape::Lang(KExt::ClassLiteral),
+                _ => Shape::Unknown,
+            };
         }
         let (receiver, name) = self.navigation_parts(node, depth);
         match name {

@@ -147,7 +147,7 @@ pub fn surely_inapplicable(cx: &Cx, file: u32, call: &Call, candidate: Eid) -> b
 
 fn is_certain(arg: &ArgShape) -> bool {
     match arg {
-        ArgShape::Literal(_) | ArgShape::New(_) => true,
+        ArgShape::Literal(_) | ArgShape::New(_) | ArgShape::ClassLiteral => true,
         ArgShape::Name(n) => n == "this",
         _ => false,
     }
@@ -234,10 +234,11 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
         (Ty::Outside { fqn: a, .. }, Ty::Outside { fqn: p, .. }) => {
             a == p
                 || p == "kotlin.Any"
-                || crate::lang::kotlin::policy::outside_supertypes(a).contains(&p.as_str())
+                || policy::outside_supertypes(a).contains(&p.as_str())
                 || !(is_value_fqn(a)
                     || is_value_fqn(p)
-                    || crate::lang::kotlin::policy::unrelated_outside_classes(a, p))
+                    || policy::unrelated_outside_classes(a, p)
+                    || policy::final_class_apart(a, p))
                 || (literal_widens(arg) && integer_fqn(p))
         }
         // String and the primitives are final: no class of the tree is one, an

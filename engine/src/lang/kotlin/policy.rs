@@ -997,3 +997,32 @@ pub fn kotlin_name(fqn: &str) -> &str {
         other => other,
     }
 }
+
+/// A listed final outside class by Kotlin's name, with every supertype it has on
+/// the JDK the oracle runs (`Any` left out): no other class extends it.
+fn final_class_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
+    Some(match fqn {
+        "java.lang.Class" => &[
+            "java.io.Serializable",
+            "java.lang.reflect.GenericDeclaration",
+            "java.lang.reflect.AnnotatedElement",
+            "java.lang.reflect.Type",
+            "java.lang.invoke.TypeDescriptor",
+            "java.lang.invoke.TypeDescriptor.OfField",
+            "java.lang.constant.Constable",
+        ],
+        _ => return None,
+    })
+}
+
+/// Whether no value of outside type `a` is one of outside type `b`, smart cast
+/// or not, because one of them is a listed final class the other neither is nor
+/// is a supertype of: a `KClass` is no `Class`.
+pub fn final_class_apart(a: &str, b: &str) -> bool {
+    let (a, b) = (kotlin_name(a), kotlin_name(b));
+    let apart = |fin: &str, other: &str| {
+        final_class_supertypes(fin)
+            .is_some_and(|above| fin != other && other != "kotlin.Any" && !above.contains(&other))
+    };
+    apart(a, b) || apart(b, a)
+}

@@ -761,6 +761,13 @@ pub fn arg_recv(cx: &Cx, site: Site, arg: &ArgShape) -> Recv {
             Recv::Value(ty_of(cx, site, t), Family::WrittenType)
         }
         ArgShape::Literal(l) => Recv::Value(literal_ty(*l), Family::WrittenType),
+        ArgShape::ClassLiteral => Recv::Value(
+            Ty::Outside {
+                fqn: "kotlin.reflect.KClass".into(),
+                args: Vec::new(),
+            },
+            Family::WrittenType,
+        ),
         ArgShape::Function(_) | ArgShape::Lambda => Recv::Value(
             Ty::Outside {
                 fqn: "kotlin.Function".into(),
