@@ -271,7 +271,8 @@ pub struct Decl {
     /// Type parameters the declaration introduces.
     pub type_params: Vec<String>,
     /// C#: the types a type parameter is constrained to (`where T : IFoo, new()`
-    /// is `("T", [IFoo])`), for each constrained parameter. Empty elsewhere.
+    /// is `("T", [IFoo])`), for each constrained parameter. Kotlin: the bounds
+    /// written `<T : B>` or `where T : B`. Empty elsewhere.
     pub type_param_bounds: Vec<(String, Vec<TypeRef>)>,
     /// Decorators / annotations, outermost first. C++: the specifiers `virtual`,
     /// `override` and `final` of a member function. C#: the attributes, then the

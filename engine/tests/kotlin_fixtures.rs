@@ -31,6 +31,7 @@ fixtures!(
     member_beats_extension,
     outside_overloads,
     hidden,
+    most_specific,
 );
 
 /// Registry invariant: every family Kotlin places with is asserted by a fixture.

@@ -1,6 +1,8 @@
 //! The overload pass: where a placed target's qualified name carries several
 //! declarations, name the one the call fits, or leave it unnamed. Never a guess:
-//! the language's `pick_overload` returns a declaration only when exactly one fits.
+//! the language's `pick_overload` returns a declaration only when its rules name
+//! exactly one (the one the arguments fit, or the one the language's ranking of
+//! applicable candidates puts first when every comparison is certain).
 
 use crate::facts::{Call, Decl};
 use crate::index::Eid;
@@ -29,12 +31,25 @@ fn name_one(
     };
     // Every declaration sharing the qualified name is a candidate, even when a rule
     // placed on only one of them: the report names the declaration only here.
+    // A type and a function sharing a qualified name (Kotlin's factory function
+    // named like its class) are no overloads of each other: a construction is
+    // named among types, a call among callables.
     let first = targets[0];
-    let candidates: Vec<Eid> = cx.index.same_qualified_name(first).to_vec();
-    if candidates.len() < 2 {
+    let is_type = cx.index.decl(first).kind.is_type();
+    let all = cx.index.same_qualified_name(first);
+    if all.len() < 2 {
         return;
     }
-    if let Some(picked) = resolver.pick_overload(cx, file, call, &candidates) {
+    let candidates: Vec<Eid> = all
+        .iter()
+        .copied()
+        .filter(|&c| cx.index.decl(c).kind.is_type() == is_type)
+        .collect();
+    let picked = match candidates.as_slice() {
+        [one] => Some(*one),
+        _ => resolver.pick_overload(cx, file, call, &candidates),
+    };
+    if let Some(picked) = picked {
         placement.name_declaration(picked);
     }
 }

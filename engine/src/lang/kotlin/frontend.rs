@@ -448,6 +448,7 @@ impl<'s> Extractor<'s> {
         decl.is_static = node.kind() != "class_declaration";
         decl.decorators = decorators;
         decl.type_params = self.type_parameters(node);
+        decl.type_param_bounds = self.type_parameter_bounds(node);
         let idx = self.push_decl(decl);
         if self.in_local_scope() {
             let line = self.facts.decls[idx as usize].line;
@@ -778,6 +779,40 @@ impl<'s> Extractor<'s> {
             .collect()
     }
 
+    /// The bounds of the type parameters, written `<T : B>` or `where T : B`,
+    /// each bounded parameter once with every bound.
+    fn type_parameter_bounds(&self, node: Node) -> Vec<(String, Vec<TypeRef>)> {
+        let mut out: Vec<(String, Vec<TypeRef>)> = Vec::new();
+        let mut add = |name: Node, bound: Node| {
+            let name = self.text(name).to_string();
+            let Some(t) = self.type_ref(bound, 0) else {
+                return;
+            };
+            match out.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, bounds)) => bounds.push(t),
+                None => out.push((name, vec![t])),
+            }
+        };
+        let written = named_children(node)
+            .filter(|c| c.kind() == "type_parameters")
+            .flat_map(named_children)
+            .filter(|c| c.kind() == "type_parameter");
+        let constraints = named_children(node)
+            .filter(|c| c.kind() == "type_constraints")
+            .flat_map(named_children)
+            .filter(|c| c.kind() == "type_constraint");
+        for p in written.chain(constraints) {
+            let kids: Vec<Node> = named_children(p).collect();
+            let Some(at) = kids.iter().position(|c| c.kind() == "identifier") else {
+                continue;
+            };
+            if let Some(&bound) = kids[at + 1..].iter().find(|c| is_type_kind(c.kind())) {
+                add(kids[at], bound);
+            }
+        }
+        out
+    }
+
     /// `fun [<T>] [R.]name(params)[: T] [= e | { … }]`.
     fn function(&mut self, node: Node, depth: u32) {
         let Some(name_node) = node.child_by_field_name("name") else {
@@ -818,6 +853,7 @@ impl<'s> Extractor<'s> {
         );
         decl.decorators = self.modifiers(node);
         decl.type_params = self.type_parameters(node);
+        decl.type_param_bounds = self.type_parameter_bounds(node);
         decl.returns = returns;
         if let Some(r) = &receiver {
             if self.owner.is_none() {

@@ -9,7 +9,7 @@ use crate::facts::{ArgShape, Call, Decl, DeclKind, LiteralType, TypeRef};
 use crate::index::Eid;
 use crate::lang::kotlin::policy;
 use crate::lang::kotlin::resolve::{arg_recv, call_site, ty_of, Recv, Ty};
-use crate::lang::kotlin::types::{has_modifier, is_hidden, Site};
+use crate::lang::kotlin::types::{has_modifier, is_hidden, is_unbounded_type_param, Site};
 use crate::resolve::Cx;
 
 /// The one candidate the call fits, or `None` when the arguments do not decide.
@@ -26,7 +26,260 @@ pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> 
         .collect();
     match typed.as_slice() {
         [one] => Some(*one),
+        [] => None,
+        several => most_specific(cx, file, call, several),
+    }
+}
+
+/// Kotlin's choice among candidates the call may fill (the specification's
+/// "choosing the most specific candidate"): the one whose parameter type at
+/// every argument is a subtype of each other candidate's there, while none of
+/// theirs is of its; among candidates equally specific by type, the one that
+/// takes no `vararg`, then the one that leaves fewer defaults out. `None`
+/// whenever one of those comparisons is not certain: every candidate must
+/// surely apply, and every type compared must be known.
+pub fn most_specific(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
+    if call.has_splat || !call.keywords.is_empty() || candidates.len() > MAX_COMPARED {
+        return None;
+    }
+    let rows: Vec<Vec<Slot>> = candidates
+        .iter()
+        .map(|&c| slots(cx, call, c))
+        .collect::<Option<_>>()?;
+    // Only the candidates the arguments surely fill are ranked; one the engine
+    // cannot tell either way leaves the choice open.
+    let site = call_site(file, call);
+    let mut applicable = Vec::new();
+    for (c, row) in candidates.iter().zip(rows) {
+        match fills(cx, site, call, &row) {
+            Sure::Yes => applicable.push((*c, row)),
+            Sure::No => {}
+            Sure::Unknown => return None,
+        }
+    }
+    let (candidates, rows): (Vec<Eid>, Vec<Vec<Slot>>) = applicable.into_iter().unzip();
+    if let [one] = candidates.as_slice() {
+        return Some(*one);
+    }
+    let n = candidates.len();
+    let mut tied: Vec<usize> = Vec::new();
+    for i in 0..n {
+        let mut ties = false;
+        let mut beats_all = true;
+        for j in (0..n).filter(|&j| j != i) {
+            match (
+                not_less_specific(cx, &rows[i], &rows[j]),
+                not_less_specific(cx, &rows[j], &rows[i]),
+            ) {
+                (Sure::Yes, Sure::No) => {}
+                (Sure::Yes, Sure::Yes) => ties = true,
+                (Sure::No, _) => {
+                    beats_all = false;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if beats_all {
+            if !ties {
+                return Some(candidates[i]);
+            }
+            tied.push(i);
+        }
+    }
+    // Equally specific by type: every member of `tied` ties with every other.
+    let shapes: Vec<(bool, usize)> = tied
+        .iter()
+        .map(|&i| {
+            let decl = cx.index.decl(candidates[i]);
+            let vararg = decl.params.iter().any(|p| p.variadic);
+            let defaults = decl
+                .params
+                .iter()
+                .skip(call.args.len())
+                .filter(|p| p.has_default)
+                .count();
+            (vararg, defaults)
+        })
+        .collect();
+    let best = shapes.iter().min()?;
+    match shapes.iter().filter(|s| *s == best).count() {
+        1 => Some(candidates[tied[shapes.iter().position(|s| s == best)?]]),
         _ => None,
+    }
+}
+
+/// At most this many candidates are compared pairwise.
+const MAX_COMPARED: usize = 16;
+
+/// A three-valued answer: the engine knows yes, knows no, or cannot tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sure {
+    Yes,
+    No,
+    Unknown,
+}
+
+/// The parameter type one argument fills, as the comparison reads it.
+#[derive(Debug, Clone)]
+enum Slot {
+    Type(Ty),
+    /// A type parameter written with no bound: every type is a subtype of it.
+    Free,
+}
+
+/// The parameter type each positional argument fills (a `vararg`'s element
+/// type), or `None` when one is not written or not known.
+fn slots(cx: &Cx, call: &Call, candidate: Eid) -> Option<Vec<Slot>> {
+    let decl = cx.index.decl(candidate);
+    if !fits_count(decl, call) {
+        return None;
+    }
+    let at = Site::of_decl(cx.index, candidate);
+    let vararg = decl.params.iter().position(|p| p.variadic);
+    (0..call.args.len())
+        .map(|i| {
+            let param = match vararg {
+                Some(v) if i >= v => &decl.params[v],
+                _ => decl.params.get(i)?,
+            };
+            let pty = param.ty.as_ref()?;
+            if let [name] = pty.path.as_slice() {
+                if is_unbounded_type_param(cx.index, at, name) {
+                    return Some(Slot::Free);
+                }
+            }
+            match ty_of(cx, at, pty) {
+                ty @ (Ty::Tree(_) | Ty::Outside { .. }) => Some(Slot::Type(ty)),
+                Ty::Foreign | Ty::Unknown => None,
+            }
+        })
+        .collect()
+}
+
+/// Whether the arguments fill a candidate's slots: yes when each argument's type
+/// is known and a subtype of its slot's (an integer literal of an integer slot,
+/// a lambda of a function type or a free type parameter), no when one surely is
+/// not, else unknown.
+fn fills(cx: &Cx, site: Site, call: &Call, row: &[Slot]) -> Sure {
+    let mut answer = Sure::Yes;
+    for (arg, slot) in call.args.iter().zip(row) {
+        match fills_one(cx, site, arg, slot) {
+            Sure::Yes => {}
+            Sure::No => return Sure::No,
+            Sure::Unknown => answer = Sure::Unknown,
+        }
+    }
+    answer
+}
+
+fn fills_one(cx: &Cx, site: Site, arg: &ArgShape, slot: &Slot) -> Sure {
+    if matches!(arg, ArgShape::Function(_) | ArgShape::Lambda) {
+        return match slot {
+            Slot::Free => Sure::Yes,
+            Slot::Type(Ty::Outside { fqn, .. }) if fqn == "kotlin.Function" => Sure::Yes,
+            Slot::Type(_) => Sure::Unknown,
+        };
+    }
+    let Recv::Value(ty @ (Ty::Tree(_) | Ty::Outside { .. }), _) = arg_recv(cx, site, arg) else {
+        return Sure::Unknown;
+    };
+    if let Slot::Type(Ty::Outside { fqn, .. }) = slot {
+        if literal_widens(arg) && integer_fqn(fqn) {
+            return Sure::Yes;
+        }
+    }
+    match slot_subtype(cx, &Slot::Type(ty), slot) {
+        // A name may be smart cast where the engine does not see it: only a value
+        // of certain type is surely no fit.
+        Sure::No if !is_certain(arg) && !matches!(arg, ArgShape::Call(_)) => Sure::Unknown,
+        other => other,
+    }
+}
+
+/// Whether a subtype by class stays one with its type arguments: only where the
+/// general type's are not written or not known (a type parameter), or are the
+/// specific one's (Kotlin's generics are invariant unless declared otherwise).
+fn with_arguments(specific: &[Ty], general: &[Ty]) -> Sure {
+    if specific == general || general.iter().all(|t| matches!(t, Ty::Unknown)) {
+        Sure::Yes
+    } else {
+        Sure::Unknown
+    }
+}
+
+/// Whether the first candidate is at least as specific as the second at every
+/// argument.
+fn not_less_specific(cx: &Cx, specific: &[Slot], general: &[Slot]) -> Sure {
+    let mut answer = Sure::Yes;
+    for (s, g) in specific.iter().zip(general) {
+        match slot_subtype(cx, s, g) {
+            Sure::Yes => {}
+            Sure::No => return Sure::No,
+            Sure::Unknown => answer = Sure::Unknown,
+        }
+    }
+    answer
+}
+
+/// Whether the type of one slot is a subtype of the other's.
+fn slot_subtype(cx: &Cx, specific: &Slot, general: &Slot) -> Sure {
+    match (specific, general) {
+        (_, Slot::Free) => Sure::Yes,
+        // A type parameter bound by `Any?` is a subtype of no written type but
+        // `Any?`, which the engine does not tell from `Any`.
+        (Slot::Free, Slot::Type(Ty::Outside { fqn, .. })) if is_top_fqn(fqn) => Sure::Unknown,
+        (Slot::Free, Slot::Type(_)) => Sure::No,
+        (Slot::Type(a), Slot::Type(b)) => type_subtype(cx, a, b),
+    }
+}
+
+/// Whether type `a` is a subtype of type `b`, as far as the engine knows both.
+fn type_subtype(cx: &Cx, a: &Ty, b: &Ty) -> Sure {
+    match (a, b) {
+        (Ty::Tree(a), Ty::Tree(b)) => {
+            if cx.hierarchy.is_subtype(*a, *b) {
+                Sure::Yes
+            } else if may_extend_tree(cx, *a, *b) {
+                Sure::Unknown
+            } else {
+                Sure::No
+            }
+        }
+        (Ty::Tree(a), Ty::Outside { fqn, args }) => match supertypes_above(cx, *a) {
+            Above::Known(outside) if outside.contains(&policy::kotlin_name(fqn)) => {
+                with_arguments(&[], args)
+            }
+            Above::Known(_) => Sure::No,
+            Above::OutsideUnlisted | Above::Unplaced => Sure::Unknown,
+        },
+        // No outside type extends one of the tree.
+        (Ty::Outside { .. }, Ty::Tree(_)) => Sure::No,
+        (Ty::Outside { fqn: a, args: aa }, Ty::Outside { fqn: b, args: ba }) => {
+            let (a, b) = (policy::kotlin_name(a), policy::kotlin_name(b));
+            if a == "kotlin.Function" || b == "kotlin.Function" {
+                return Sure::Unknown;
+            }
+            let by_class = if a == b
+                || b == "kotlin.Any"
+                || policy::outside_supertypes(a).contains(&b)
+                || policy::closed_supertypes(a).is_some_and(|(_, above)| above.contains(&b))
+            {
+                Sure::Yes
+            } else if policy::closed_supertypes(a).is_some()
+                || is_value_fqn(a)
+                || policy::final_class_apart(a, b)
+            {
+                Sure::No
+            } else {
+                Sure::Unknown
+            };
+            match by_class {
+                Sure::Yes => with_arguments(aa, ba),
+                other => other,
+            }
+        }
+        _ => Sure::Unknown,
     }
 }
 

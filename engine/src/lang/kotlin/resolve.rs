@@ -1933,15 +1933,15 @@ fn functions_or_construction(
             let fns = overload::fitting(cx, call, &functions);
             match construct(cx, site, call, *t, Family::Construction) {
                 Decision::Place(p) => {
+                    let ctors: Vec<Eid> = p_targets(&p)
+                        .iter()
+                        .copied()
+                        .filter(|&c| cx.index.decl(c).kind == DeclKind::Constructor)
+                        .collect();
                     let ctors_fit = match p.target() {
-                        Target::InTree(ts) => {
-                            let ctor_like: Vec<Eid> = ts
-                                .iter()
-                                .copied()
-                                .filter(|&c| cx.index.decl(c).kind == DeclKind::Constructor)
-                                .collect();
-                            ctor_like.is_empty() && call.args.is_empty()
-                                || !overload::fitting(cx, call, &ctor_like).is_empty()
+                        Target::InTree(_) => {
+                            ctors.is_empty() && call.args.is_empty()
+                                || !overload::fitting(cx, call, &ctors).is_empty()
                         }
                         Target::Outside { .. } => true,
                     };
@@ -1953,6 +1953,9 @@ fn functions_or_construction(
                         {
                             Decision::Place(p)
                         }
+                        (true, false) if !ctors.is_empty() => {
+                            function_or_constructor(cx, site, call, fns, ctors, family)
+                        }
                         _ => Decision::Refuse(Reason::Ambiguous),
                     }
                 }
@@ -1961,6 +1964,28 @@ fn functions_or_construction(
             }
         }
         _ => Decision::Refuse(Reason::Ambiguous),
+    }
+}
+
+/// Functions and a class's constructors that the arguments may both fill are one
+/// candidate set to kotlinc: the one its ranking puts first (`overload::pick`),
+/// or an abstention.
+fn function_or_constructor(
+    cx: &Cx,
+    site: Site,
+    call: &Call,
+    functions: Vec<Eid>,
+    ctors: Vec<Eid>,
+    family: Family,
+) -> Decision {
+    let mut candidates = functions;
+    candidates.extend(ctors);
+    match overload::pick(cx, site.file, call, &candidates) {
+        Some(c) if cx.index.decl(c).kind == DeclKind::Constructor => {
+            Decision::Place(Placement::in_tree(vec![c], Family::Construction))
+        }
+        Some(f) => Decision::Place(Placement::in_tree(vec![f], family)),
+        None => Decision::Refuse(Reason::Ambiguous),
     }
 }
 

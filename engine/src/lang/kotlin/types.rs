@@ -307,13 +307,30 @@ pub fn imports(file: &FileFacts) -> impl Iterator<Item = (&Vec<String>, bool)> {
 
 /// Whether `name` is a type parameter of the site's declaration or one around it.
 fn is_type_param(index: &TreeIndex, site: Site, name: &str) -> bool {
+    type_param_owner(index, site, name).is_some()
+}
+
+/// Whether `name` is a type parameter, of the site's declaration or one around
+/// it, that is written with no bound (its bound is `Any?`).
+pub fn is_unbounded_type_param(index: &TreeIndex, site: Site, name: &str) -> bool {
+    type_param_owner(index, site, name)
+        .is_some_and(|decl| !decl.type_param_bounds.iter().any(|(n, _)| n == name))
+}
+
+/// The declaration, the site's or one around it, that introduces the type
+/// parameter `name`.
+fn type_param_owner<'i>(
+    index: &'i TreeIndex,
+    site: Site,
+    name: &str,
+) -> Option<&'i crate::facts::Decl> {
     let file = index.file(site.file);
     let mut cur = site.decl;
     let mut steps = 0;
     while let Some(d) = cur {
         let decl = &file.decls[d as usize];
         if decl.type_params.iter().any(|t| t == name) {
-            return true;
+            return Some(decl);
         }
         cur = decl.parent;
         steps += 1;
@@ -321,7 +338,7 @@ fn is_type_param(index: &TreeIndex, site: Site, name: &str) -> bool {
             break;
         }
     }
-    false
+    None
 }
 
 /// A class declared in a block around the site.
