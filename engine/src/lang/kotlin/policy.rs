@@ -605,6 +605,10 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
             &["close", "equals", "hashCode", "toString"]
         }
         "java.io.Flushable" => &["flush", "equals", "hashCode", "toString"],
+        "kotlin.collections.Iterator" => &["hasNext", "next", "equals", "hashCode", "toString"],
+        "kotlin.collections.MutableIterator" => &[
+            "hasNext", "next", "remove", "equals", "hashCode", "toString",
+        ],
         // The abstract java.io classes: their member functions on the JDK the
         // oracle runs and later ones, `Object`'s among them (a superset).
         "java.io.Reader" => &[
@@ -900,6 +904,21 @@ pub fn conversion_result(name: &str) -> Option<&'static str> {
         "toFloat" => "kotlin.Float",
         "toDouble" => "kotlin.Double",
         "toChar" => "kotlin.Char",
+        _ => return None,
+    })
+}
+
+/// The type the standard library's copy of a collection into another returns
+/// (`toMutableList` on an `Iterable`, a `Collection` or a `List` is a
+/// `MutableList`), read only on a receiver of a `kotlin.collections` type.
+pub fn collection_copy_result(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "toList" => "kotlin.collections.List",
+        "toMutableList" => "kotlin.collections.MutableList",
+        "toSet" => "kotlin.collections.Set",
+        "toMutableSet" => "kotlin.collections.MutableSet",
+        "toMap" => "kotlin.collections.Map",
+        "toMutableMap" => "kotlin.collections.MutableMap",
         _ => return None,
     })
 }

@@ -2200,6 +2200,19 @@ fn outside_result(cx: &Cx, file: u32, call: &Call) -> Option<Eval> {
             Val::ForeignInstance("kotlin.String".into()),
             Family::ReturnType,
         )),
+        Callee::Member { receiver, .. } if policy::collection_copy_result(name).is_some() => {
+            match receiver_recv(cx, site, receiver) {
+                Recv::Value(Ty::Outside { fqn, .. }, _)
+                    if fqn.starts_with("kotlin.collections.") =>
+                {
+                    Some(Eval::new(
+                        Val::ForeignInstance(policy::collection_copy_result(name)?.into()),
+                        Family::ReturnType,
+                    ))
+                }
+                _ => None,
+            }
+        }
         // The standard library's conversions (members of the numbers and `Char`,
         // extensions on `String`) all return the type they name.
         Callee::Member { .. } if policy::conversion_result(name).is_some() => Some(Eval::new(
