@@ -17,7 +17,7 @@
 use std::cell::Cell;
 
 use crate::facts::{
-    ArgShape, BindingValue, Call, CallKind, Callee, DeclIdx, DeclKind, FileFacts, ImportKind,
+    ArgShape, BindingValue, Call, CallKind, Callee, Decl, DeclIdx, DeclKind, FileFacts, ImportKind,
     LiteralType, Receiver, ReturnValue, ScopeKind, TypeRef, ValueExpr, ValueRef,
 };
 use crate::index::{Eid, TreeIndex};
@@ -487,6 +487,9 @@ pub fn implicit_receivers(cx: &Cx, site: Site) -> Vec<Implicit> {
             },
             DeclKind::Function | DeclKind::Method => {
                 if let Some(r) = &decl.impl_of {
+                    // `fun <A : Appendable> A.f()`: the receiver has its bound's
+                    // members (and no others), as a value of the bound does.
+                    let r = receiver_bound(decl, r).unwrap_or(r);
                     out.push(Implicit {
                         ty: ty_of(cx, Site::of_decl(cx.index, eid), r),
                         family: Family::WrittenType,
@@ -527,6 +530,21 @@ pub fn implicit_receivers(cx: &Cx, site: Site) -> Vec<Implicit> {
         }
     }
     out
+}
+
+/// The one bound of an extension's receiver written as a type parameter of the
+/// extension (`fun <A : Appendable> A.f()`), if it has exactly one.
+fn receiver_bound<'d>(decl: &'d Decl, receiver: &TypeRef) -> Option<&'d TypeRef> {
+    let [name] = receiver.path.as_slice() else {
+        return None;
+    };
+    if !decl.type_params.contains(name) {
+        return None;
+    }
+    match decl.type_param_bounds.iter().find(|(n, _)| n == name) {
+        Some((_, bounds)) if bounds.len() == 1 => bounds.first(),
+        _ => None,
+    }
 }
 
 /// A lambda's `this`.
