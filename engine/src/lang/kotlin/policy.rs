@@ -577,6 +577,18 @@ pub fn known_members(fqn: &str) -> Option<&'static [&'static str]> {
     Some(members)
 }
 
+/// A member list with `java.lang.Object`'s members after the type's own (a
+/// Java class has them all, `clone` and `finalize` protected).
+macro_rules! with_object_members {
+    ($($own:literal),* $(,)?) => {
+        &[
+            $($own,)*
+            "equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait",
+            "clone", "finalize",
+        ]
+    };
+}
+
 /// The member names an outside type may have, as a superset: a name not listed is
 /// certainly no member, so an extension of the tree of that name is what kotlinc
 /// calls; a listed one is a member that wins over any extension whenever it
@@ -610,8 +622,8 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
             "hasNext", "next", "remove", "equals", "hashCode", "toString",
         ],
         // The abstract java.io classes: their member functions on the JDK the
-        // oracle runs and later ones, `Object`'s among them (a superset).
-        "java.io.Reader" => &[
+        // oracle runs and later ones, and `Object`'s (a superset).
+        "java.io.Reader" => with_object_members!(
             "read",
             "skip",
             "ready",
@@ -622,33 +634,9 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
             "transferTo",
             "nullReader",
             "of",
-            "equals",
-            "hashCode",
-            "toString",
-            "getClass",
-            "notify",
-            "notifyAll",
-            "wait",
-            "clone",
-            "finalize",
-        ],
-        "java.io.Writer" => &[
-            "write",
-            "append",
-            "flush",
-            "close",
-            "nullWriter",
-            "equals",
-            "hashCode",
-            "toString",
-            "getClass",
-            "notify",
-            "notifyAll",
-            "wait",
-            "clone",
-            "finalize",
-        ],
-        "java.io.InputStream" => &[
+        ),
+        "java.io.Writer" => with_object_members!("write", "append", "flush", "close", "nullWriter"),
+        "java.io.InputStream" => with_object_members!(
             "read",
             "readAllBytes",
             "readNBytes",
@@ -661,31 +649,10 @@ pub fn outside_member_names(fqn: &str) -> Option<&'static [&'static str]> {
             "markSupported",
             "transferTo",
             "nullInputStream",
-            "equals",
-            "hashCode",
-            "toString",
-            "getClass",
-            "notify",
-            "notifyAll",
-            "wait",
-            "clone",
-            "finalize",
-        ],
-        "java.io.OutputStream" => &[
-            "write",
-            "flush",
-            "close",
-            "nullOutputStream",
-            "equals",
-            "hashCode",
-            "toString",
-            "getClass",
-            "notify",
-            "notifyAll",
-            "wait",
-            "clone",
-            "finalize",
-        ],
+        ),
+        "java.io.OutputStream" => {
+            with_object_members!("write", "flush", "close", "nullOutputStream")
+        }
         "java.lang.Cloneable" | "kotlin.Cloneable" => &["clone", "equals", "hashCode", "toString"],
         "java.io.Serializable" | "java.util.RandomAccess" | "kotlin.collections.RandomAccess" => {
             &["equals", "hashCode", "toString"]
