@@ -35,9 +35,10 @@ pub fn pick(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> 
 /// "choosing the most specific candidate"): the one whose parameter type at
 /// every argument is a subtype of each other candidate's there, while none of
 /// theirs is of its; among candidates equally specific by type, the one that
-/// takes no `vararg`, then the one that leaves fewer defaults out. `None`
-/// whenever one of those comparisons is not certain: every candidate must
-/// surely apply, and every type compared must be known.
+/// takes no `vararg`, then the one that leaves fewer defaults out. Only the
+/// candidates the arguments surely fill are ranked, and only when the others
+/// surely are not filled; `None` whenever a comparison the answer rests on is
+/// not certain.
 pub fn most_specific(cx: &Cx, file: u32, call: &Call, candidates: &[Eid]) -> Option<Eid> {
     if call.has_splat || !call.keywords.is_empty() || candidates.len() > MAX_COMPARED {
         return None;
@@ -495,10 +496,9 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
                 || (literal_widens(arg) && integer_fqn(p))
         }
         // String and the primitives are final: no class of the tree is one, an
-        // outside base or not. A type of the tree every base of which is in the
-        // tree is a subtype of no outside type but `Any`.
-        // When its outside bases are all listed, it is a subtype of them, of
-        // their supertypes and of no other outside type.
+        // outside base or not. A type of the tree whose bases are all placed and
+        // whose outside bases are all listed is a subtype of them, of their
+        // supertypes and of no other outside type (`Any` when it has none).
         (Ty::Tree(a), Ty::Outside { fqn: p, .. }) => {
             !is_value_fqn(p) && (is_top_fqn(p) || may_extend_outside(cx, *a, p))
         }
