@@ -238,21 +238,10 @@ fn slot_subtype(cx: &Cx, specific: &Slot, general: &Slot) -> Sure {
 /// Whether type `a` is a subtype of type `b`, as far as the engine knows both.
 fn type_subtype(cx: &Cx, a: &Ty, b: &Ty) -> Sure {
     match (a, b) {
-        (Ty::Tree(a), Ty::Tree(b)) => {
-            if cx.hierarchy.is_subtype(*a, *b) {
-                Sure::Yes
-            } else if may_extend_tree(cx, *a, *b) {
-                Sure::Unknown
-            } else {
-                Sure::No
-            }
-        }
-        (Ty::Tree(a), Ty::Outside { fqn, args }) => match supertypes_above(cx, *a) {
-            Above::Known(outside) if outside.contains(&policy::kotlin_name(fqn)) => {
-                with_arguments(&[], args)
-            }
-            Above::Known(_) => Sure::No,
-            Above::OutsideUnlisted | Above::Unplaced => Sure::Unknown,
+        (Ty::Tree(a), Ty::Tree(b)) => tree_below_tree(cx, *a, *b),
+        (Ty::Tree(a), Ty::Outside { fqn, args }) => match tree_below_outside(cx, *a, fqn) {
+            Sure::Yes => with_arguments(&[], args),
+            other => other,
         },
         // No outside type extends one of the tree.
         (Ty::Outside { .. }, Ty::Tree(_)) => Sure::No,
@@ -264,7 +253,7 @@ fn type_subtype(cx: &Cx, a: &Ty, b: &Ty) -> Sure {
             let by_class = if a == b
                 || b == "kotlin.Any"
                 || policy::outside_supertypes(a).contains(&b)
-                || policy::closed_supertypes(a).is_some_and(|(_, above)| above.contains(&b))
+                || policy::closed_supertypes(a).is_some_and(|above| above.contains(&b))
             {
                 Sure::Yes
             } else if policy::closed_supertypes(a).is_some()
@@ -484,7 +473,7 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
     }
     match (&aty, &pty) {
         (_, Ty::Unknown) | (Ty::Unknown | Ty::Foreign, _) => true,
-        (Ty::Tree(a), Ty::Tree(p)) => may_extend_tree(cx, *a, *p),
+        (Ty::Tree(a), Ty::Tree(p)) => tree_below_tree(cx, *a, *p) != Sure::No,
         (Ty::Outside { fqn: a, .. }, Ty::Outside { fqn: p, .. }) => {
             a == p
                 || p == "kotlin.Any"
@@ -500,12 +489,12 @@ fn may_fit(cx: &Cx, site: Site, arg: &ArgShape, at: Site, param: &TypeRef) -> bo
         // whose outside bases are all listed is a subtype of them, of their
         // supertypes and of no other outside type (`Any` when it has none).
         (Ty::Tree(a), Ty::Outside { fqn: p, .. }) => {
-            !is_value_fqn(p) && (is_top_fqn(p) || may_extend_outside(cx, *a, p))
+            !is_value_fqn(p) && (is_top_fqn(p) || tree_below_outside(cx, *a, p) != Sure::No)
         }
         // Nor is a value of an outside type other than `Any` one of such a type,
         // smart cast or not, unless the tree type is a subtype of it.
         (Ty::Outside { fqn: a, .. }, Ty::Tree(p)) => {
-            !is_value_fqn(a) && (is_top_fqn(a) || may_extend_outside(cx, *p, a))
+            !is_value_fqn(a) && (is_top_fqn(a) || tree_below_outside(cx, *p, a) != Sure::No)
         }
         (_, Ty::Foreign) => true,
     }
@@ -517,20 +506,28 @@ fn has_implicit_supertypes(decl: &Decl) -> bool {
     decl.kind == DeclKind::Enum || has_modifier(decl, "annotation")
 }
 
-/// Whether a type of the tree may be a subtype of the outside type `fqn`: its
-/// outside supertypes are not all known, or `fqn` is one of them.
-fn may_extend_outside(cx: &Cx, ty: Eid, fqn: &str) -> bool {
+/// Whether a type of the tree is a subtype of the outside type `fqn` (by its
+/// class, type arguments aside): unknown unless its outside supertypes are all
+/// known.
+fn tree_below_outside(cx: &Cx, ty: Eid, fqn: &str) -> Sure {
     match supertypes_above(cx, ty) {
-        Above::Known(outside) => outside.contains(&policy::kotlin_name(fqn)),
-        Above::OutsideUnlisted | Above::Unplaced => true,
+        Above::Known(outside) if outside.contains(&policy::kotlin_name(fqn)) => Sure::Yes,
+        Above::Known(_) => Sure::No,
+        Above::OutsideUnlisted | Above::Unplaced => Sure::Unknown,
     }
 }
 
-/// Whether a type of the tree may be a subtype of another: the hierarchy says
-/// so, or a base up its chain is not placed (it may be that type). A base placed
-/// outside the tree extends no type of it.
-fn may_extend_tree(cx: &Cx, ty: Eid, of: Eid) -> bool {
-    cx.hierarchy.is_subtype(ty, of) || matches!(supertypes_above(cx, ty), Above::Unplaced)
+/// Whether a type of the tree is a subtype of another: yes when the hierarchy
+/// says so, unknown when a base up its chain is not placed (it may be that
+/// type), else no (a base placed outside the tree extends no type of it).
+fn tree_below_tree(cx: &Cx, ty: Eid, of: Eid) -> Sure {
+    if cx.hierarchy.is_subtype(ty, of) {
+        Sure::Yes
+    } else if matches!(supertypes_above(cx, ty), Above::Unplaced) {
+        Sure::Unknown
+    } else {
+        Sure::No
+    }
 }
 
 /// What is known of the supertypes of a type of the tree.
@@ -574,10 +571,7 @@ fn supertypes_above(cx: &Cx, ty: Eid) -> Above {
                 Ty::Tree(_) => {}
                 Ty::Outside { fqn, .. } => {
                     match policy::closed_supertypes(policy::kotlin_name(&fqn)) {
-                        Some((listed, above)) => {
-                            outside.push(listed);
-                            outside.extend_from_slice(above);
-                        }
+                        Some(listed) => outside.extend_from_slice(listed),
                         None => unlisted = true,
                     }
                 }

@@ -1013,30 +1013,30 @@ pub fn unrelated_outside_classes(a: &str, b: &str) -> bool {
     }
 }
 
-/// A listed outside interface by Kotlin's name, with every supertype it has on
-/// the JVM (`Any` left out): a class whose outside bases are all listed is a
-/// subtype of these and of no other outside type. Only interfaces whose
-/// supertypes are known in full are listed; a class of the tree extending
-/// anything else may be a subtype of any outside type.
-pub fn closed_supertypes(fqn: &str) -> Option<(&'static str, &'static [&'static str])> {
+/// A listed outside interface by Kotlin's name, itself first, then every
+/// supertype it has on the JVM (`Any` left out): a class whose outside bases are
+/// all listed is a subtype of these and of no other outside type. Only
+/// interfaces whose supertypes are known in full are listed; a class of the tree
+/// extending anything else may be a subtype of any outside type.
+pub fn closed_supertypes(fqn: &str) -> Option<&'static [&'static str]> {
     const ITERABLE: &str = "kotlin.collections.Iterable";
     const COLLECTION: &str = "kotlin.collections.Collection";
     Some(match fqn {
-        "kotlin.Any" => ("kotlin.Any", &[]),
-        "kotlin.Comparable" => ("kotlin.Comparable", &[]),
-        "kotlin.CharSequence" => ("kotlin.CharSequence", &[]),
-        "kotlin.Annotation" => ("kotlin.Annotation", &[]),
-        "kotlin.Cloneable" => ("kotlin.Cloneable", &[]),
-        "kotlin.AutoCloseable" => ("kotlin.AutoCloseable", &[]),
-        "kotlin.text.Appendable" => ("kotlin.text.Appendable", &[]),
-        "java.io.Serializable" => ("java.io.Serializable", &[]),
-        "java.io.Flushable" => ("java.io.Flushable", &[]),
-        "java.io.Closeable" => ("java.io.Closeable", &["kotlin.AutoCloseable"]),
-        "kotlin.collections.Iterable" => (ITERABLE, &[]),
-        "kotlin.collections.Collection" => (COLLECTION, &[ITERABLE]),
-        "kotlin.collections.List" => ("kotlin.collections.List", &[COLLECTION, ITERABLE]),
-        "kotlin.collections.Set" => ("kotlin.collections.Set", &[COLLECTION, ITERABLE]),
-        "kotlin.collections.Map" => ("kotlin.collections.Map", &[]),
+        "kotlin.Any" => &["kotlin.Any"],
+        "kotlin.Comparable" => &["kotlin.Comparable"],
+        "kotlin.CharSequence" => &["kotlin.CharSequence"],
+        "kotlin.Annotation" => &["kotlin.Annotation"],
+        "kotlin.Cloneable" => &["kotlin.Cloneable"],
+        "kotlin.AutoCloseable" => &["kotlin.AutoCloseable"],
+        "kotlin.text.Appendable" => &["kotlin.text.Appendable"],
+        "java.io.Serializable" => &["java.io.Serializable"],
+        "java.io.Flushable" => &["java.io.Flushable"],
+        "java.io.Closeable" => &["java.io.Closeable", "kotlin.AutoCloseable"],
+        "kotlin.collections.Iterable" => &[ITERABLE],
+        "kotlin.collections.Collection" => &[COLLECTION, ITERABLE],
+        "kotlin.collections.List" => &["kotlin.collections.List", COLLECTION, ITERABLE],
+        "kotlin.collections.Set" => &["kotlin.collections.Set", COLLECTION, ITERABLE],
+        "kotlin.collections.Map" => &["kotlin.collections.Map"],
         _ => return None,
     })
 }

@@ -26,7 +26,7 @@ use crate::lang::kotlin::overload;
 use crate::lang::kotlin::policy::{self, LambdaReceiver};
 use crate::lang::kotlin::types::{
     enclosing_types, has_modifier, imports, package_in_tree, package_of, resolve_simple,
-    resolve_type, Named, Site, TypeCx, Via,
+    resolve_type, written_bounds, Named, Site, TypeCx, Via,
 };
 use crate::resolve::family::{Family, OutsideKind, Reason};
 use crate::resolve::{
@@ -541,8 +541,8 @@ fn receiver_bound<'d>(decl: &'d Decl, receiver: &TypeRef) -> Option<&'d TypeRef>
     if !decl.type_params.contains(name) {
         return None;
     }
-    match decl.type_param_bounds.iter().find(|(n, _)| n == name) {
-        Some((_, bounds)) if bounds.len() == 1 => bounds.first(),
+    match written_bounds(decl, name) {
+        [one] => Some(one),
         _ => None,
     }
 }

@@ -313,8 +313,16 @@ fn is_type_param(index: &TreeIndex, site: Site, name: &str) -> bool {
 /// Whether `name` is a type parameter, of the site's declaration or one around
 /// it, that is written with no bound (its bound is `Any?`).
 pub fn is_unbounded_type_param(index: &TreeIndex, site: Site, name: &str) -> bool {
-    type_param_owner(index, site, name)
-        .is_some_and(|decl| !decl.type_param_bounds.iter().any(|(n, _)| n == name))
+    type_param_owner(index, site, name).is_some_and(|decl| written_bounds(decl, name).is_empty())
+}
+
+/// The bounds a declaration writes for its type parameter `name` (none when it
+/// writes none).
+pub fn written_bounds<'d>(decl: &'d crate::facts::Decl, name: &str) -> &'d [TypeRef] {
+    decl.type_param_bounds
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or(&[], |(_, bounds)| bounds.as_slice())
 }
 
 /// The declaration, the site's or one around it, that introduces the type
